@@ -1,0 +1,55 @@
+# Finds the CUDA toolkit (in /usr/local/cuda or on PATH) and NCCL. Sets PIPECHECK_HAVE_CUDA and
+# PIPECHECK_HAVE_NCCL; when absent, the host-only parts still build and the GPU parts say
+# "not built: no CUDA toolkit".
+set(PIPECHECK_HAVE_CUDA OFF)
+set(PIPECHECK_HAVE_NCCL OFF)
+set(PIPECHECK_CUDA_ARCHS_TEXT "")
+if(NOT PIPECHECK_WITH_CUDA)
+  message(STATUS "pipecheck: CUDA disabled (-DPIPECHECK_WITH_CUDA=OFF)")
+  return()
+endif()
+
+if(NOT CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX})
+  find_program(PIPECHECK_NVCC nvcc HINTS ENV CUDA_HOME ENV CUDA_PATH PATH_SUFFIXES bin
+               PATHS /usr/local/cuda/bin /usr/local/cuda)
+  if(PIPECHECK_NVCC)
+    set(CMAKE_CUDA_COMPILER ${PIPECHECK_NVCC})
+  endif()
+endif()
+include(CheckLanguage)
+check_language(CUDA)
+if(NOT CMAKE_CUDA_COMPILER)
+  message(STATUS "pipecheck: no CUDA toolkit found; GPU parts: not built: no CUDA toolkit")
+  return()
+endif()
+
+# `native` only when a GPU is visible now; otherwise a short list covering sm_80 and sm_90,
+# to keep CI compile time small.
+if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+  execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE smi_rc OUTPUT_VARIABLE smi_out ERROR_QUIET)
+  if(smi_rc EQUAL 0 AND smi_out MATCHES "GPU [0-9]")
+    set(CMAKE_CUDA_ARCHITECTURES native)
+  else()
+    set(CMAKE_CUDA_ARCHITECTURES 80 90)
+  endif()
+endif()
+enable_language(CUDA)
+set(CMAKE_CUDA_STANDARD 20)
+set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+find_package(CUDAToolkit REQUIRED)
+set(PIPECHECK_HAVE_CUDA ON)
+message(STATUS "pipecheck: CUDA ${CUDAToolkit_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES}")
+
+find_path(PIPECHECK_NCCL_INCLUDE nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS} ENV NCCL_HOME
+          PATH_SUFFIXES include)
+find_library(PIPECHECK_NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR} ENV NCCL_HOME
+             PATH_SUFFIXES lib lib64)
+if(PIPECHECK_NCCL_INCLUDE AND PIPECHECK_NCCL_LIBRARY)
+  add_library(pipecheck::nccl UNKNOWN IMPORTED)
+  set_target_properties(pipecheck::nccl PROPERTIES IMPORTED_LOCATION ${PIPECHECK_NCCL_LIBRARY}
+                        INTERFACE_INCLUDE_DIRECTORIES ${PIPECHECK_NCCL_INCLUDE})
+  set(PIPECHECK_HAVE_NCCL ON)
+  message(STATUS "pipecheck: NCCL ${PIPECHECK_NCCL_LIBRARY}")
+else()
+  message(STATUS "pipecheck: NCCL not found; comm/ not built: no NCCL")
+endif()

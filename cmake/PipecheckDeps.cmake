@@ -1,0 +1,21 @@
+# The Debian packages pipecheck builds against (scripts/install-deps.sh installs them).
+# Found through CMake configs or pkg-config, so CMAKE_PREFIX_PATH / PKG_CONFIG_* prefixes work.
+set(THREADS_PREFER_PTHREAD_FLAG ON)
+find_package(Threads REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(benchmark REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LIBURING REQUIRED IMPORTED_TARGET liburing)
+pkg_check_modules(TURBOJPEG REQUIRED IMPORTED_TARGET libturbojpeg)
+if(PIPECHECK_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+
+set(PIPECHECK_HAVE_MPI OFF)
+if(PIPECHECK_WITH_MPI)
+  find_package(MPI QUIET COMPONENTS CXX)
+  if(MPI_CXX_FOUND)
+    set(PIPECHECK_HAVE_MPI ON)
+  endif()
+endif()

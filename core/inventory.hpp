@@ -1,0 +1,119 @@
+// The hardware and software inventory of one machine: plain records, filled by the
+// collectors (host_inventory, block_devices, gpu_inventory, software_stack) and read by
+// the ceilings model and the renderers. Unknown facts stay empty (std::optional), never guessed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pipecheck {
+
+// A PCIe link as sysfs or NVML reports it.
+struct PcieLink {
+  std::optional<double> current_gts;  // GT/s per lane, e.g. 16.0
+  std::optional<int> current_width;   // lanes
+  std::optional<double> max_gts;
+  std::optional<int> max_width;
+  // True when the link trained below its maximum speed or width.
+  bool downtrained() const;
+};
+
+struct CpuInfo {
+  std::string model;                 // "AMD EPYC 9654 96-Core Processor"
+  int sockets = 0;
+  int physical_cores = 0;
+  int logical_cpus = 0;
+  int numa_nodes = 0;
+  std::optional<int> l3_bytes;       // last-level cache of one socket, where reported
+};
+
+// One populated memory module, from SMBIOS type 17 where readable.
+struct DimmInfo {
+  std::string locator;               // "DIMM_A1"
+  std::uint64_t size_bytes = 0;
+  std::optional<int> speed_mts;      // configured speed, MT/s
+  std::optional<int> data_width_bits;
+  std::string type;                  // "DDR5"
+};
+
+struct MemoryInfo {
+  std::uint64_t total_bytes = 0;     // /proc/meminfo MemTotal
+  std::vector<DimmInfo> dimms;       // empty when SMBIOS is not readable
+  std::optional<int> memory_channels;  // only where the platform tells it; never inferred
+};
+
+enum class DiskKind { nvme, sata_ssd, sata_hdd, scsi, virtual_disk, network, unknown };
+const char* to_string(DiskKind kind);
+
+struct BlockDevice {
+  std::string name;                  // "nvme0n1", "sda", "vda"
+  std::string model;
+  std::uint64_t size_bytes = 0;
+  bool rotational = false;           // as sysfs says; virtio says 1 too
+  DiskKind kind = DiskKind::unknown;
+  std::string transport;             // "nvme", "sata", "virtio", "scsi", ...
+  std::string pci_bdf;               // NVMe / virtio controller function, when known
+  PcieLink pcie;                     // NVMe link
+  std::optional<double> sata_gbps;   // SATA link speed, e.g. 6.0
+  int logical_block_size = 512;
+  std::optional<int> numa_node;
+};
+
+struct NvlinkInfo {
+  int active_links = 0;
+  int total_links_probed = 0;
+  std::optional<int> version;        // NVLink generation from NVML, where reported
+};
+
+struct GpuInfo {
+  int cuda_index = -1;               // -1 when seen by NVML only
+  std::string name;
+  std::string uuid;
+  std::string pci_bdf;               // "0000:17:00.0", the join key between CUDA and NVML
+  int cc_major = 0;
+  int cc_minor = 0;
+  std::optional<int> sm_count;
+  std::optional<int> max_sm_clock_mhz;
+  std::optional<int> max_mem_clock_mhz;
+  std::optional<int> memory_bus_width_bits;
+  std::optional<std::uint64_t> memory_bytes;
+  std::optional<int> l2_bytes;
+  PcieLink pcie;
+  std::optional<int> numa_node;
+  std::optional<double> power_limit_w;
+  NvlinkInfo nvlink;
+};
+
+struct SoftwareStack {
+  std::string kernel;                          // uname -r
+  std::optional<std::string> driver_version;   // "580.65.06"
+  std::optional<int> driver_cuda_version;      // 13000 = 13.0 (cudaDriverGetVersion)
+  std::optional<int> runtime_cuda_version;     // the runtime pipecheck was built with
+  std::optional<int> nccl_version;             // 22703 = 2.27.3
+  bool cuda_built = false;
+  bool nccl_built = false;
+  bool nvml_loaded = false;
+  std::string nvml_error;                      // why NVML was not loaded
+  std::string cuda_error;                      // why CUDA saw no device
+  bool in_container = false;
+  std::string container_evidence;              // "/.dockerenv", "cgroup: docker", ...
+  std::vector<std::string> nvidia_device_nodes;  // /dev/nvidia0, /dev/nvidiactl, ...
+  // "driver supports CUDA 12.4 but pipecheck was built with 13.0" when the driver is older.
+  std::optional<std::string> cuda_mismatch() const;
+};
+
+struct Inventory {
+  int schema_version = 1;
+  std::string hostname;
+  std::string collected_utc;         // ISO 8601
+  CpuInfo cpu;
+  MemoryInfo memory;
+  std::vector<BlockDevice> disks;
+  std::vector<GpuInfo> gpus;
+  SoftwareStack software;
+  std::vector<std::string> notes;    // why something is missing ("NVML: not loaded: ...")
+};
+
+}  // namespace pipecheck

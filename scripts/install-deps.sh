@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pipecheck builds against, only those that are missing.
+# As root it runs apt-get; otherwise it prints the exact command to run.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ make pkg-config
+  liburing-dev libcli11-dev libbenchmark-dev libgtest-dev libgmock-dev
+  libturbojpeg0-dev nlohmann-json3-dev
+)
+# MPI is optional for pipecheck (comm/ under mpirun); pass --with-mpi to add it.
+if [[ "${1:-}" == "--with-mpi" ]]; then packages+=(libopenmpi-dev openmpi-bin); fi
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if (( ${#missing[@]} == 0 )); then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if (( EUID != 0 )); then
+  echo "install-deps: missing packages: ${missing[*]}" >&2
+  echo "install-deps: run as root: apt-get update && $cmd" >&2
+  exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+$cmd
