@@ -59,12 +59,15 @@ struct BlockDevice {
   std::optional<double> sata_gbps;   // SATA link speed, e.g. 6.0
   int logical_block_size = 512;
   std::optional<int> numa_node;
+  std::string vendor;                // SCSI/ATA inquiry vendor ("ATA", "QEMU"), raw as sysfs says
+  std::vector<std::string> members;  // md/dm: the block devices underneath (sysfs slaves/)
 };
 
 struct NvlinkInfo {
   int active_links = 0;
   int total_links_probed = 0;
   std::optional<int> version;        // NVLink generation from NVML, where reported
+  std::optional<int> nvml_version_code;  // nvmlDeviceGetNvLinkVersion's raw code, to check version
 };
 
 struct GpuInfo {
@@ -81,6 +84,7 @@ struct GpuInfo {
   std::optional<std::uint64_t> memory_bytes;
   std::optional<int> l2_bytes;
   PcieLink pcie;
+  std::string pcie_source;           // "sysfs" (narrowest hop to the root port) or "nvml"
   std::optional<int> numa_node;
   std::optional<double> power_limit_w;
   NvlinkInfo nvlink;

@@ -1,0 +1,113 @@
+// Shared probe main: pipecheck flags, Google Benchmark context, label convention.
+#include "core/probe_main.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "pipecheck_config.hpp"
+
+namespace pipecheck {
+
+namespace {
+
+constexpr const char* kFlagPrefix = "--pipecheck_";
+
+const char* mode_name(ProbeMode mode) {
+  switch (mode) {
+    case ProbeMode::quick: return "quick";
+    case ProbeMode::full: return "full";
+    default: return "standard";
+  }
+}
+
+}  // namespace
+
+std::string encode_label(const std::map<std::string, std::string>& params) {
+  std::string label;
+  for (const auto& [key, value] : params) {
+    if (!label.empty()) label += ';';
+    label += key + "=" + value;
+  }
+  return label;
+}
+
+std::map<std::string, std::string> decode_label(const std::string& label) {
+  std::map<std::string, std::string> params;
+  std::size_t start = 0;
+  while (start < label.size()) {
+    std::size_t end = label.find(';', start);
+    if (end == std::string::npos) end = label.size();
+    const std::string item = label.substr(start, end - start);
+    const auto eq = item.find('=');
+    if (eq != std::string::npos && eq > 0) params[item.substr(0, eq)] = item.substr(eq + 1);
+    start = end + 1;
+  }
+  return params;
+}
+
+ProbeOptions take_probe_flags(int& argc, char** argv) {
+  ProbeOptions options;
+  std::vector<char*> kept{argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind(kFlagPrefix, 0) != 0) {
+      kept.push_back(argv[i]);
+      continue;
+    }
+    const std::string body = arg.substr(std::strlen(kFlagPrefix));
+    const auto eq = body.find('=');
+    const std::string name = body.substr(0, eq);
+    if (name.empty()) throw UsageError("flag " + arg + ": missing a name after --pipecheck_");
+    if (name == "quick" || name == "full") {
+      if (eq != std::string::npos) throw UsageError("flag " + arg + " takes no value");
+      options.mode = name == "quick" ? ProbeMode::quick : ProbeMode::full;
+    } else if (eq == std::string::npos || eq + 1 == body.size()) {
+      throw UsageError("flag " + arg + ": expected --pipecheck_" + name + "=VALUE");
+    } else {
+      options.values[name] = body.substr(eq + 1);
+    }
+  }
+  argc = static_cast<int>(kept.size());
+  for (int i = 0; i < argc; ++i) argv[i] = kept[i];
+  return options;
+}
+
+int run_probe_main(int argc, char** argv, const std::string& stage, const std::string& probe,
+                   const RegisterCases& register_cases) {
+  ProbeOptions options;
+  try {
+    options = take_probe_flags(argc, argv);
+  } catch (const UsageError& error) {
+    std::cerr << probe << ": " << error.what() << "\n";
+    return 2;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  benchmark::AddCustomContext("pipecheck_stage", stage);
+  benchmark::AddCustomContext("pipecheck_probe", probe);
+  benchmark::AddCustomContext("pipecheck_mode", mode_name(options.mode));
+  benchmark::AddCustomContext("pipecheck_version", PIPECHECK_VERSION);
+  try {
+    const std::string skip_reason = register_cases(options);
+    if (!skip_reason.empty()) {
+      std::cerr << "skipped: " << skip_reason << "\n";
+      return 0;
+    }
+  } catch (const UsageError& error) {
+    std::cerr << probe << ": " << error.what() << "\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << probe << ": could not run: " << error.what() << "\n";
+    return 3;
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
+}  // namespace pipecheck

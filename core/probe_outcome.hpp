@@ -1,0 +1,27 @@
+// What running one probe executable produced: its measurements, or why there are none
+// (skipped, not built, crashed, timed out, printed garbage).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/measurement.hpp"
+
+namespace pipecheck {
+
+enum class ProbeStatus { ok, skipped, not_built, failed };
+const char* to_string(ProbeStatus status);
+ProbeStatus parse_probe_status(const std::string& text);
+
+struct ProbeOutcome {
+  std::string probe;   // "pipecheck-hostmem"
+  std::string stage;   // "hostmem"
+  ProbeStatus status = ProbeStatus::failed;
+  std::string reason;  // "skipped: no CUDA device", "killed by signal 11 (Segmentation fault)"
+  double seconds = 0;
+  std::vector<Measurement> measurements;
+  // Cases that reported an error (Google Benchmark's error_occurred): "hostmem/read: ...".
+  std::vector<std::string> case_errors;
+};
+
+}  // namespace pipecheck

@@ -1,0 +1,130 @@
+// Child processes with a time limit, in their own process group so a hang is killed whole.
+#include "core/process_runner.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+#include "core/errors.hpp"
+
+namespace pipecheck {
+
+namespace {
+
+std::atomic<bool> g_stop_requested{false};
+
+using Clock = std::chrono::steady_clock;
+
+// In the child, after fork: only async-signal-safe calls until exec.
+[[noreturn]] void exec_child(const ProcessSpec& spec, char* const* argv, int error_pipe) {
+  setpgid(0, 0);
+  const int out = open(spec.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int err = open(spec.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int null_in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (out < 0 || err < 0 || null_in < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0 ||
+      dup2(null_in, 0) < 0) {
+    const int code = errno;
+    (void)!write(error_pipe, &code, sizeof code);
+    _exit(127);
+  }
+  execv(argv[0], argv);
+  const int code = errno;
+  (void)!write(error_pipe, &code, sizeof code);
+  _exit(127);
+}
+
+// Waits for the child until the deadline; returns true when it was reaped.
+bool wait_until(pid_t pid, Clock::time_point deadline, int& status) {
+  while (true) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) return true;
+    if (done < 0 && errno != EINTR) return false;
+    if (Clock::now() >= deadline || g_stop_requested.load()) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+}  // namespace
+
+std::string ProcessResult::describe() const {
+  switch (ending) {
+    case Ending::exited:
+      return "exit code " + std::to_string(exit_code);
+    case Ending::signaled:
+      return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
+    case Ending::timed_out:
+      return "timed out after " + std::to_string(static_cast<long>(seconds + 0.5)) + " s";
+    case Ending::failed_to_start:
+      return "could not start: " + error;
+  }
+  return "unknown";
+}
+
+void request_child_stop() { g_stop_requested.store(true); }
+
+ProcessResult run_process(const ProcessSpec& spec) {
+  ProcessResult result;
+  if (spec.argv.empty()) {
+    result.error = "no command";
+    return result;
+  }
+  std::vector<char*> argv;
+  for (const auto& arg : spec.argv) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+
+  int error_pipe[2];
+  if (pipe2(error_pipe, O_CLOEXEC) != 0) {
+    result.error = errno_message("pipe2", "", errno);
+    return result;
+  }
+  const auto start = Clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    result.error = errno_message("fork", spec.argv[0], errno);
+    close(error_pipe[0]);
+    close(error_pipe[1]);
+    return result;
+  }
+  if (pid == 0) exec_child(spec, argv.data(), error_pipe[1]);
+  setpgid(pid, pid);  // also here, so the group exists before we might signal it
+  close(error_pipe[1]);
+
+  int status = 0;
+  bool reaped = wait_until(pid, start + spec.time_limit, status);
+  if (!reaped) {
+    kill(-pid, SIGTERM);
+    reaped = wait_until(pid, Clock::now() + spec.kill_grace, status);
+    if (!reaped) {
+      kill(-pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+    }
+    result.ending = ProcessResult::Ending::timed_out;
+  }
+  kill(-pid, SIGKILL);  // nothing the probe forked outlives it
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+
+  int exec_errno = 0;
+  if (read(error_pipe[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno) {
+    result.ending = ProcessResult::Ending::failed_to_start;
+    result.error = errno_message("exec", spec.argv[0], exec_errno);
+  } else if (result.ending != ProcessResult::Ending::timed_out) {
+    if (WIFEXITED(status)) {
+      result.ending = ProcessResult::Ending::exited;
+      result.exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+      result.ending = ProcessResult::Ending::signaled;
+      result.signal = WTERMSIG(status);
+    }
+  }
+  close(error_pipe[0]);
+  return result;
+}
+
+}  // namespace pipecheck
