@@ -1,4 +1,94 @@
+// The `pipecheck` command line (CLI11): inventory and run. Every bad input becomes one line
+// naming it and exit code 2; a run that cannot proceed exits 3.
 #include "app/cli.hpp"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "app/probe_catalog.hpp"
+#include "app/run_command.hpp"
+#include "core/errors.hpp"
+#include "core/inventory_collect.hpp"
+#include "core/json_records.hpp"
+#include "pipecheck_config.hpp"
+#include "reports/inventory_text.hpp"
+
 namespace pipecheck {
-int run_cli(int, char**) { return 0; }
+
+namespace {
+
+struct InventoryArgs {
+  bool json = false;
+  std::string sysfs_root = "/";
+};
+
+int inventory_command(const InventoryArgs& args) {
+  const Inventory inventory = collect_inventory(SysfsRoot(args.sysfs_root));
+  if (args.json) {
+    std::cout << nlohmann::json(inventory).dump(2) << "\n";
+  } else {
+    std::cout << render_inventory(inventory);
+  }
+  return 0;
 }
+
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"pipecheck: measure each stage of a GPU training pipeline against its ceiling"};
+  app.set_version_flag("--version", std::string("pipecheck ") + PIPECHECK_VERSION);
+  app.require_subcommand(1);
+
+  InventoryArgs inventory_args;
+  auto* inventory = app.add_subcommand("inventory", "Show the hardware, its links and the software stack");
+  inventory->add_flag("--json", inventory_args.json, "JSON instead of text");
+  inventory->add_option("--sysfs-root", inventory_args.sysfs_root,
+                        "Read /sys and /proc under this folder (a recorded tree)")
+      ->check(CLI::ExistingDirectory);
+
+  RunOptions run_options;
+  std::string out_dir = "results";
+  bool quick = false, full = false, no_color = false;
+  std::optional<int> timeout;
+  auto* run = app.add_subcommand("run", "Run the probes and write a results folder");
+  run->add_option("--only", run_options.only, "Stages to run (" + known_stages() + ")");
+  auto* quick_flag = run->add_flag("--quick", quick, "Short runs: 3 repetitions, smaller buffers");
+  run->add_flag("--full", full, "Long runs: 10 repetitions, larger buffers")->excludes(quick_flag);
+  run->add_option("--out", out_dir, "Folder the run's folder is written into")->capture_default_str();
+  run->add_option("--timeout", timeout, "Time limit per probe, seconds")->check(CLI::PositiveNumber);
+  run->add_option("--probe-dir", run_options.probe_dir, "Where the probe executables are");
+  run->add_flag("--no-color", no_color, "Plain text even on a terminal");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "pipecheck: " << e.what() << "\n";
+    return 2;
+  }
+
+  try {
+    if (*inventory) return inventory_command(inventory_args);
+    run_options.mode = quick ? ProbeMode::quick : full ? ProbeMode::full : ProbeMode::standard;
+    run_options.out = out_dir;
+    run_options.timeout_seconds = timeout;
+    run_options.color = !no_color && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
+    return run_suite(run_options, probe_catalog(), std::cout, std::cerr);
+  } catch (const UsageError& e) {
+    std::cerr << "pipecheck: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "pipecheck: could not run: " << e.what() << "\n";
+    return 3;
+  }
+}
+
+}  // namespace pipecheck

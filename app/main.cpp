@@ -1,1 +1,4 @@
-int main() { return 0; }
+// pipecheck: the command. All logic lives in app/ so that tests can drive it.
+#include "app/cli.hpp"
+
+int main(int argc, char** argv) { return pipecheck::run_cli(argc, argv); }

@@ -1,5 +1,6 @@
 // The CUDA runtime's view of the GPUs: raw facts from cudaGetDeviceProperties and
-// cudaDeviceGetAttribute. cuda_devices.cu fills it with CUDA; cuda_devices_nocuda.cpp says "not built".
+// cudaDeviceGetAttribute. cuda_devices.cu fills it with CUDA; cuda_devices_nocuda.cpp says "not
+// built".
 #pragma once
 
 #include <cstdint>
@@ -10,13 +11,13 @@
 namespace pipecheck {
 
 struct CudaDeviceFacts {
-  int index = -1;                       // CUDA ordinal (after CUDA_VISIBLE_DEVICES)
+  int index = -1;  // CUDA ordinal (after CUDA_VISIBLE_DEVICES)
   std::string name;
   int cc_major = 0;
   int cc_minor = 0;
-  std::optional<int> sm_count;          // cudaDevAttrMultiProcessorCount
-  std::optional<int> max_sm_clock_khz;  // cudaDevAttrClockRate
-  std::optional<int> memory_clock_khz;  // cudaDevAttrMemoryClockRate
+  std::optional<int> sm_count;               // cudaDevAttrMultiProcessorCount
+  std::optional<int> max_sm_clock_khz;       // cudaDevAttrClockRate
+  std::optional<int> memory_clock_khz;       // cudaDevAttrMemoryClockRate
   std::optional<int> memory_bus_width_bits;  // cudaDevAttrGlobalMemoryBusWidth
   std::uint64_t total_memory_bytes = 0;
   std::optional<int> l2_bytes;
@@ -29,8 +30,8 @@ struct CudaDeviceFacts {
 
 struct CudaReport {
   bool cuda_built = false;
-  std::optional<int> runtime_version;   // cudaRuntimeGetVersion, 13000 = 13.0
-  std::optional<int> driver_version;    // cudaDriverGetVersion; absent when no driver (0)
+  std::optional<int> runtime_version;  // cudaRuntimeGetVersion, 13000 = 13.0
+  std::optional<int> driver_version;   // cudaDriverGetVersion; absent when no driver (0)
   // Why no device is usable: cudaGetDeviceCount's error ("CUDA driver version is insufficient
   // for CUDA runtime version" means no driver, or one older than the runtime), or "not built: ...".
   std::string error;

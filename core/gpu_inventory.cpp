@@ -85,8 +85,8 @@ NvmlGpuFacts query_nvml_device(const NvmlLibrary& nvml, nvml::Device device,
          NvmlLibrary::call(api.device_get_max_clock_info, device, nvml::clock_mem, &mhz))) {
     facts.max_mem_clock_mhz = static_cast<int>(mhz);
   }
-  facts.curr_link_generation =
-      unsigned_fact("nvmlDeviceGetCurrPcieLinkGeneration", api.device_get_curr_pcie_link_generation);
+  facts.curr_link_generation = unsigned_fact("nvmlDeviceGetCurrPcieLinkGeneration",
+                                             api.device_get_curr_pcie_link_generation);
   facts.curr_link_width =
       unsigned_fact("nvmlDeviceGetCurrPcieLinkWidth", api.device_get_curr_pcie_link_width);
   facts.max_link_generation =
@@ -101,7 +101,8 @@ NvmlGpuFacts query_nvml_device(const NvmlLibrary& nvml, nvml::Device device,
     facts.power_limit_mw = milliwatts;
   }
   nvml::Memory memory{};
-  if (ok("nvmlDeviceGetMemoryInfo", NvmlLibrary::call(api.device_get_memory_info, device, &memory))) {
+  if (ok("nvmlDeviceGetMemoryInfo",
+         NvmlLibrary::call(api.device_get_memory_info, device, &memory))) {
     facts.memory_total_bytes = memory.total;
   }
 
@@ -139,7 +140,8 @@ void apply_nvml_facts(const NvmlGpuFacts& facts, GpuInfo& gpu) {
   fill_gap(gpu.memory_bus_width_bits, facts.memory_bus_width_bits);
   fill_gap(gpu.memory_bytes, facts.memory_total_bytes);
   PcieLink link;
-  if (facts.curr_link_generation) link.current_gts = pcie_gts_of_generation(*facts.curr_link_generation);
+  if (facts.curr_link_generation)
+    link.current_gts = pcie_gts_of_generation(*facts.curr_link_generation);
   if (facts.max_link_generation) link.max_gts = pcie_gts_of_generation(*facts.max_link_generation);
   link.current_width = facts.curr_link_width;
   link.max_width = facts.max_link_width;
@@ -151,7 +153,8 @@ void apply_nvml_facts(const NvmlGpuFacts& facts, GpuInfo& gpu) {
   gpu.nvlink.active_links = facts.nvlink_active;
   gpu.nvlink.total_links_probed = facts.nvlink_probed;
   gpu.nvlink.nvml_version_code = facts.nvlink_version_code;
-  if (facts.nvlink_version_code) gpu.nvlink.version = nvlink_generation_of_code(*facts.nvlink_version_code);
+  if (facts.nvlink_version_code)
+    gpu.nvlink.version = nvlink_generation_of_code(*facts.nvlink_version_code);
 }
 
 GpuInfo from_cuda(const CudaDeviceFacts& device) {
@@ -271,7 +274,8 @@ std::vector<GpuInfo> merge_gpu_facts(const CudaReport& cuda, const NvmlReport& n
   if (!cuda.cuda_built) {
     notes.push_back("CUDA: " + cuda.error + ": GPU facts from NVML only");
   } else if (!cuda.error.empty()) {
-    notes.push_back("CUDA: cudaGetDeviceCount: " + cuda.error + ": no GPU usable by the CUDA runtime");
+    notes.push_back("CUDA: cudaGetDeviceCount: " + cuda.error +
+                    ": no GPU usable by the CUDA runtime");
   }
   for (const std::string& error : cuda.device_errors) notes.push_back("CUDA: " + error);
 
@@ -338,8 +342,9 @@ std::vector<GpuInfo> read_gpus(const SysfsRoot& sys, SoftwareStack& stack,
     notes.push_back("CUDA: " + *mismatch);
   } else if (cuda.cuda_built && !cuda.error.empty() && !stack.driver_version) {
     // "Driver version is insufficient" with no driver anywhere means: no NVIDIA driver at all.
-    notes.push_back("CUDA: no NVIDIA driver found (NVML not loaded, no /proc/driver/nvidia/version): "
-                    "treated as a machine without GPU");
+    notes.push_back(
+        "CUDA: no NVIDIA driver found (NVML not loaded, no /proc/driver/nvidia/version): "
+        "treated as a machine without GPU");
   }
   return gpus;
 }

@@ -1,5 +1,6 @@
 // The GPU part of the inventory: CUDA facts and NVML facts joined by PCI bus id, with the PCIe
-// path and NUMA node from sysfs. The merge is pure over plain structs so it is tested without a GPU.
+// path and NUMA node from sysfs. The merge is pure over plain structs so it is tested without a
+// GPU.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,7 @@ struct NvmlGpuFacts {
   int nvlink_active = 0;
   int nvlink_probed = 0;
   std::optional<int> nvlink_version_code;  // nvmlDeviceGetNvLinkVersion, raw
-  std::vector<std::string> errors;  // failed calls other than "not supported"
+  std::vector<std::string> errors;         // failed calls other than "not supported"
 };
 
 struct NvmlReport {

@@ -87,3 +87,249 @@ void from_json(const json& j, ProbeOutcome& p) {
 }
 
 }  // namespace pipecheck
+
+// ---- inventory ----------------------------------------------------------------------------
+namespace pipecheck {
+
+namespace {
+
+template <typename T>
+json optional_json(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+template <typename T>
+void read_optional(const json& j, const char* key, std::optional<T>& into) {
+  into.reset();
+  if (j.contains(key) && !j[key].is_null()) into = j[key].get<T>();
+}
+
+json link_json(const PcieLink& link) {
+  return json{{"current_gts", optional_json(link.current_gts)},
+              {"current_width", optional_json(link.current_width)},
+              {"max_gts", optional_json(link.max_gts)},
+              {"max_width", optional_json(link.max_width)},
+              {"downtrained", link.downtrained()}};
+}
+
+PcieLink link_from(const json& j) {
+  PcieLink link;
+  read_optional(j, "current_gts", link.current_gts);
+  read_optional(j, "current_width", link.current_width);
+  read_optional(j, "max_gts", link.max_gts);
+  read_optional(j, "max_width", link.max_width);
+  return link;
+}
+
+DiskKind disk_kind_from(const std::string& text) {
+  for (DiskKind kind : {DiskKind::nvme, DiskKind::sata_ssd, DiskKind::sata_hdd, DiskKind::scsi,
+                        DiskKind::virtual_disk, DiskKind::network, DiskKind::unknown}) {
+    if (text == to_string(kind)) return kind;
+  }
+  return DiskKind::unknown;
+}
+
+json cpu_json(const CpuInfo& cpu) {
+  return json{{"model", cpu.model},
+              {"sockets", cpu.sockets},
+              {"physical_cores", cpu.physical_cores},
+              {"logical_cpus", cpu.logical_cpus},
+              {"numa_nodes", cpu.numa_nodes},
+              {"l3_bytes", optional_json(cpu.l3_bytes)}};
+}
+
+CpuInfo cpu_from(const json& j) {
+  CpuInfo cpu;
+  cpu.model = j.at("model").get<std::string>();
+  cpu.sockets = j.at("sockets").get<int>();
+  cpu.physical_cores = j.at("physical_cores").get<int>();
+  cpu.logical_cpus = j.at("logical_cpus").get<int>();
+  cpu.numa_nodes = j.at("numa_nodes").get<int>();
+  read_optional(j, "l3_bytes", cpu.l3_bytes);
+  return cpu;
+}
+
+json memory_json(const MemoryInfo& memory) {
+  json dimms = json::array();
+  for (const auto& d : memory.dimms) {
+    dimms.push_back(json{{"locator", d.locator},
+                         {"size_bytes", d.size_bytes},
+                         {"speed_mts", optional_json(d.speed_mts)},
+                         {"data_width_bits", optional_json(d.data_width_bits)},
+                         {"type", d.type}});
+  }
+  return json{{"total_bytes", memory.total_bytes},
+              {"dimms", dimms},
+              {"memory_channels", optional_json(memory.memory_channels)}};
+}
+
+MemoryInfo memory_from(const json& j) {
+  MemoryInfo memory;
+  memory.total_bytes = j.at("total_bytes").get<std::uint64_t>();
+  for (const auto& d : j.at("dimms")) {
+    DimmInfo dimm;
+    dimm.locator = d.at("locator").get<std::string>();
+    dimm.size_bytes = d.at("size_bytes").get<std::uint64_t>();
+    read_optional(d, "speed_mts", dimm.speed_mts);
+    read_optional(d, "data_width_bits", dimm.data_width_bits);
+    dimm.type = d.at("type").get<std::string>();
+    memory.dimms.push_back(dimm);
+  }
+  read_optional(j, "memory_channels", memory.memory_channels);
+  return memory;
+}
+
+json disk_json(const BlockDevice& d) {
+  return json{{"name", d.name},
+              {"model", d.model},
+              {"vendor", d.vendor},
+              {"size_bytes", d.size_bytes},
+              {"rotational", d.rotational},
+              {"kind", to_string(d.kind)},
+              {"transport", d.transport},
+              {"pci_bdf", d.pci_bdf},
+              {"pcie", link_json(d.pcie)},
+              {"sata_gbps", optional_json(d.sata_gbps)},
+              {"logical_block_size", d.logical_block_size},
+              {"numa_node", optional_json(d.numa_node)},
+              {"members", d.members}};
+}
+
+BlockDevice disk_from(const json& j) {
+  BlockDevice d;
+  d.name = j.at("name").get<std::string>();
+  d.model = j.at("model").get<std::string>();
+  d.vendor = j.value("vendor", "");
+  d.size_bytes = j.at("size_bytes").get<std::uint64_t>();
+  d.rotational = j.at("rotational").get<bool>();
+  d.kind = disk_kind_from(j.at("kind").get<std::string>());
+  d.transport = j.at("transport").get<std::string>();
+  d.pci_bdf = j.at("pci_bdf").get<std::string>();
+  d.pcie = link_from(j.at("pcie"));
+  read_optional(j, "sata_gbps", d.sata_gbps);
+  d.logical_block_size = j.at("logical_block_size").get<int>();
+  read_optional(j, "numa_node", d.numa_node);
+  d.members = j.value("members", std::vector<std::string>{});
+  return d;
+}
+
+json gpu_json(const GpuInfo& g) {
+  return json{{"cuda_index", g.cuda_index},
+              {"name", g.name},
+              {"uuid", g.uuid},
+              {"pci_bdf", g.pci_bdf},
+              {"compute_capability", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
+              {"cc_major", g.cc_major},
+              {"cc_minor", g.cc_minor},
+              {"sm_count", optional_json(g.sm_count)},
+              {"max_sm_clock_mhz", optional_json(g.max_sm_clock_mhz)},
+              {"max_mem_clock_mhz", optional_json(g.max_mem_clock_mhz)},
+              {"memory_bus_width_bits", optional_json(g.memory_bus_width_bits)},
+              {"memory_bytes", optional_json(g.memory_bytes)},
+              {"l2_bytes", optional_json(g.l2_bytes)},
+              {"pcie", link_json(g.pcie)},
+              {"pcie_source", g.pcie_source},
+              {"numa_node", optional_json(g.numa_node)},
+              {"power_limit_w", optional_json(g.power_limit_w)},
+              {"nvlink", json{{"active_links", g.nvlink.active_links},
+                              {"total_links_probed", g.nvlink.total_links_probed},
+                              {"version", optional_json(g.nvlink.version)},
+                              {"nvml_version_code", optional_json(g.nvlink.nvml_version_code)}}}};
+}
+
+GpuInfo gpu_from(const json& j) {
+  GpuInfo g;
+  g.cuda_index = j.at("cuda_index").get<int>();
+  g.name = j.at("name").get<std::string>();
+  g.uuid = j.at("uuid").get<std::string>();
+  g.pci_bdf = j.at("pci_bdf").get<std::string>();
+  g.cc_major = j.at("cc_major").get<int>();
+  g.cc_minor = j.at("cc_minor").get<int>();
+  read_optional(j, "sm_count", g.sm_count);
+  read_optional(j, "max_sm_clock_mhz", g.max_sm_clock_mhz);
+  read_optional(j, "max_mem_clock_mhz", g.max_mem_clock_mhz);
+  read_optional(j, "memory_bus_width_bits", g.memory_bus_width_bits);
+  read_optional(j, "memory_bytes", g.memory_bytes);
+  read_optional(j, "l2_bytes", g.l2_bytes);
+  g.pcie = link_from(j.at("pcie"));
+  g.pcie_source = j.value("pcie_source", "");
+  read_optional(j, "numa_node", g.numa_node);
+  read_optional(j, "power_limit_w", g.power_limit_w);
+  const json& nvlink = j.at("nvlink");
+  g.nvlink.active_links = nvlink.at("active_links").get<int>();
+  g.nvlink.total_links_probed = nvlink.at("total_links_probed").get<int>();
+  read_optional(nvlink, "version", g.nvlink.version);
+  read_optional(nvlink, "nvml_version_code", g.nvlink.nvml_version_code);
+  return g;
+}
+
+json software_json(const SoftwareStack& s) {
+  const auto mismatch = s.cuda_mismatch();
+  return json{{"kernel", s.kernel},
+              {"driver_version", optional_json(s.driver_version)},
+              {"driver_cuda_version", optional_json(s.driver_cuda_version)},
+              {"runtime_cuda_version", optional_json(s.runtime_cuda_version)},
+              {"cuda_mismatch", optional_json(mismatch)},
+              {"nccl_version", optional_json(s.nccl_version)},
+              {"cuda_built", s.cuda_built},
+              {"nccl_built", s.nccl_built},
+              {"nvml_loaded", s.nvml_loaded},
+              {"nvml_error", s.nvml_error},
+              {"cuda_error", s.cuda_error},
+              {"in_container", s.in_container},
+              {"container_evidence", s.container_evidence},
+              {"nvidia_device_nodes", s.nvidia_device_nodes}};
+}
+
+SoftwareStack software_from(const json& j) {
+  SoftwareStack s;
+  s.kernel = j.at("kernel").get<std::string>();
+  read_optional(j, "driver_version", s.driver_version);
+  read_optional(j, "driver_cuda_version", s.driver_cuda_version);
+  read_optional(j, "runtime_cuda_version", s.runtime_cuda_version);
+  read_optional(j, "nccl_version", s.nccl_version);
+  s.cuda_built = j.at("cuda_built").get<bool>();
+  s.nccl_built = j.at("nccl_built").get<bool>();
+  s.nvml_loaded = j.at("nvml_loaded").get<bool>();
+  s.nvml_error = j.at("nvml_error").get<std::string>();
+  s.cuda_error = j.at("cuda_error").get<std::string>();
+  s.in_container = j.at("in_container").get<bool>();
+  s.container_evidence = j.at("container_evidence").get<std::string>();
+  s.nvidia_device_nodes = j.at("nvidia_device_nodes").get<std::vector<std::string>>();
+  return s;
+}
+
+}  // namespace
+
+void to_json(json& j, const Inventory& inventory) {
+  json disks = json::array();
+  for (const auto& d : inventory.disks) disks.push_back(disk_json(d));
+  json gpus = json::array();
+  for (const auto& g : inventory.gpus) gpus.push_back(gpu_json(g));
+  j = json{{"schema", "pipecheck.inventory"},
+           {"version", inventory.schema_version},
+           {"hostname", inventory.hostname},
+           {"collected_utc", inventory.collected_utc},
+           {"cpu", cpu_json(inventory.cpu)},
+           {"memory", memory_json(inventory.memory)},
+           {"disks", disks},
+           {"gpus", gpus},
+           {"software", software_json(inventory.software)},
+           {"notes", inventory.notes}};
+}
+
+void from_json(const json& j, Inventory& inventory) {
+  inventory.schema_version = j.at("version").get<int>();
+  inventory.hostname = j.at("hostname").get<std::string>();
+  inventory.collected_utc = j.at("collected_utc").get<std::string>();
+  inventory.cpu = cpu_from(j.at("cpu"));
+  inventory.memory = memory_from(j.at("memory"));
+  inventory.disks.clear();
+  for (const auto& d : j.at("disks")) inventory.disks.push_back(disk_from(d));
+  inventory.gpus.clear();
+  for (const auto& g : j.at("gpus")) inventory.gpus.push_back(gpu_from(g));
+  inventory.software = software_from(j.at("software"));
+  inventory.notes = j.at("notes").get<std::vector<std::string>>();
+}
+
+}  // namespace pipecheck

@@ -90,17 +90,28 @@ std::string NvmlLibrary::error_string(nvml::Return code) const {
   if (text && *text) return text;
   // Without the library (or before it loads) the codes pipecheck branches on still read well.
   switch (code) {
-    case nvml::success: return "Success";
-    case nvml::error_uninitialized: return "Uninitialized";
-    case nvml::error_invalid_argument: return "Invalid Argument";
-    case nvml::error_not_supported: return "Not Supported";
-    case nvml::error_no_permission: return "Insufficient Permissions";
-    case nvml::error_not_found: return "Not Found";
-    case nvml::error_driver_not_loaded: return "Driver Not Loaded";
-    case nvml::error_timeout: return "Timeout";
-    case nvml::error_function_not_found: return "Function Not Found";
-    case nvml::error_gpu_is_lost: return "GPU is lost";
-    default: return "unknown NVML error";
+    case nvml::success:
+      return "Success";
+    case nvml::error_uninitialized:
+      return "Uninitialized";
+    case nvml::error_invalid_argument:
+      return "Invalid Argument";
+    case nvml::error_not_supported:
+      return "Not Supported";
+    case nvml::error_no_permission:
+      return "Insufficient Permissions";
+    case nvml::error_not_found:
+      return "Not Found";
+    case nvml::error_driver_not_loaded:
+      return "Driver Not Loaded";
+    case nvml::error_timeout:
+      return "Timeout";
+    case nvml::error_function_not_found:
+      return "Function Not Found";
+    case nvml::error_gpu_is_lost:
+      return "GPU is lost";
+    default:
+      return "unknown NVML error";
   }
 }
 

@@ -47,9 +47,9 @@ struct PciInfo {
   unsigned int domain;
   unsigned int bus;
   unsigned int device;
-  unsigned int pci_device_id;     // (device id << 16) | vendor id
+  unsigned int pci_device_id;  // (device id << 16) | vendor id
   unsigned int pci_subsystem_id;
-  char bus_id[32];                // "00000000:17:00.0"
+  char bus_id[32];  // "00000000:17:00.0"
 };
 
 // nvmlMemory_t (v1).
@@ -64,13 +64,13 @@ struct Memory {
 // The entry points the inventory uses. Each may be null when this driver lacks it (only the
 // ones NvmlLibrary::required_symbols names are guaranteed once loaded).
 struct NvmlApi {
-  nvml::Return (*init)() = nullptr;                                   // nvmlInit_v2
-  nvml::Return (*shutdown)() = nullptr;                               // nvmlShutdown
-  const char* (*error_string)(nvml::Return) = nullptr;                // nvmlErrorString
+  nvml::Return (*init)() = nullptr;                     // nvmlInit_v2
+  nvml::Return (*shutdown)() = nullptr;                 // nvmlShutdown
+  const char* (*error_string)(nvml::Return) = nullptr;  // nvmlErrorString
   nvml::Return (*system_get_driver_version)(char*, unsigned) = nullptr;
-  nvml::Return (*system_get_cuda_driver_version)(int*) = nullptr;     // _v2
-  nvml::Return (*device_get_count)(unsigned*) = nullptr;              // _v2
-  nvml::Return (*device_get_handle_by_index)(unsigned, nvml::Device*) = nullptr;  // _v2
+  nvml::Return (*system_get_cuda_driver_version)(int*) = nullptr;                         // _v2
+  nvml::Return (*device_get_count)(unsigned*) = nullptr;                                  // _v2
+  nvml::Return (*device_get_handle_by_index)(unsigned, nvml::Device*) = nullptr;          // _v2
   nvml::Return (*device_get_handle_by_pci_bus_id)(const char*, nvml::Device*) = nullptr;  // _v2
   nvml::Return (*device_get_name)(nvml::Device, char*, unsigned) = nullptr;
   nvml::Return (*device_get_uuid)(nvml::Device, char*, unsigned) = nullptr;

@@ -13,7 +13,8 @@ namespace pipecheck {
 std::optional<std::string> parse_nvrm_version(const std::string& text) {
   // Proprietary: "... Kernel Module  580.65.06  Sun Jul 27 ..."; open: "... Open Kernel Module
   // for x86_64  580.65.06  Release Build ...". The version is the first dotted number.
-  static const std::regex version(R"(NVRM version:[^\n]*?\s([0-9]{2,4}\.[0-9]{1,3}(?:\.[0-9]{1,3})?)\s)");
+  static const std::regex version(
+      R"(NVRM version:[^\n]*?\s([0-9]{2,4}\.[0-9]{1,3}(?:\.[0-9]{1,3})?)\s)");
   std::smatch match;
   if (!std::regex_search(text, match, version)) return std::nullopt;
   return match[1].str();
@@ -24,7 +25,8 @@ std::string format_cuda_version(int version) {
 }
 
 std::string format_nccl_version(int code) {
-  // NCCL 2.9 changed NCCL_VERSION_CODE from major*1000+minor*100+patch to major*10000+minor*100+patch.
+  // NCCL 2.9 changed NCCL_VERSION_CODE from major*1000+minor*100+patch to
+  // major*10000+minor*100+patch.
   const int major = code >= 10000 ? code / 10000 : code / 1000;
   const int minor = code >= 10000 ? (code % 10000) / 100 : (code % 1000) / 100;
   return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(code % 100);

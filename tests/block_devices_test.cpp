@@ -19,13 +19,13 @@ SysfsRoot recorded(const std::string& scenario) {
   return SysfsRoot(std::string(PIPECHECK_TEST_DATA) + "/sysfs/" + scenario);
 }
 
-const BlockDevice& find(const std::vector<BlockDevice>& devices, const std::string& name) {
+// A copy, so that callers may pass the collector's result straight in.
+BlockDevice find(const std::vector<BlockDevice>& devices, const std::string& name) {
   for (const auto& dev : devices) {
     if (dev.name == name) return dev;
   }
-  static const BlockDevice missing;
   ADD_FAILURE() << name << " not found";
-  return missing;
+  return BlockDevice{};
 }
 
 std::vector<std::string> names(const std::vector<BlockDevice>& devices) {
@@ -72,7 +72,7 @@ TEST(BlockDevices, ServerListsDisksAndSkipsLoop) {
 
 TEST(BlockDevices, NvmeGen4x4WithPciFunctionAndNuma) {
   const auto devices = read_block_devices(recorded("server_2s"));
-  const BlockDevice& nvme = find(devices, "nvme0n1");
+  const BlockDevice nvme = find(devices, "nvme0n1");
   EXPECT_EQ(nvme.kind, DiskKind::nvme);
   EXPECT_EQ(nvme.transport, "nvme");
   EXPECT_EQ(nvme.model, "SAMSUNG MZQL21T9HCJR-00A07");  // trailing padding trimmed
@@ -89,7 +89,7 @@ TEST(BlockDevices, NvmeGen4x4WithPciFunctionAndNuma) {
 
 TEST(BlockDevices, NvmeLinkIsTheNarrowestHopUpToTheRootPort) {
   // The disk's own link is Gen4 x4; the switch uplink above it trained at Gen3.
-  const BlockDevice& nvme = find(read_block_devices(recorded("server_2s")), "nvme1n1");
+  const BlockDevice nvme = find(read_block_devices(recorded("server_2s")), "nvme1n1");
   EXPECT_EQ(nvme.pci_bdf, "0000:05:00.0");
   EXPECT_EQ(nvme.pcie.current_gts, 8.0);
   EXPECT_EQ(nvme.pcie.max_gts, 16.0);
@@ -99,7 +99,7 @@ TEST(BlockDevices, NvmeLinkIsTheNarrowestHopUpToTheRootPort) {
 
 TEST(BlockDevices, SataHddAndSsdWithTheirPortsLinkSpeed) {
   const auto devices = read_block_devices(recorded("server_2s"));
-  const BlockDevice& hdd = find(devices, "sda");
+  const BlockDevice hdd = find(devices, "sda");
   EXPECT_EQ(hdd.kind, DiskKind::sata_hdd);
   EXPECT_EQ(hdd.transport, "sata");
   EXPECT_TRUE(hdd.rotational);
@@ -108,13 +108,13 @@ TEST(BlockDevices, SataHddAndSsdWithTheirPortsLinkSpeed) {
   EXPECT_EQ(hdd.model, "ST8000NM000A-2KE");
   EXPECT_EQ(hdd.pci_bdf, "0000:00:17.0");
   EXPECT_EQ(hdd.numa_node, 0);
-  const BlockDevice& ssd = find(devices, "sdb");
+  const BlockDevice ssd = find(devices, "sdb");
   EXPECT_EQ(ssd.kind, DiskKind::sata_ssd);
   EXPECT_EQ(ssd.sata_gbps, 3.0);  // ata4 -> link4, not the first link found
 }
 
 TEST(BlockDevices, MdArrayIsUnknownWithItsMembers) {
-  const BlockDevice& md = find(read_block_devices(recorded("server_2s")), "md0");
+  const BlockDevice md = find(read_block_devices(recorded("server_2s")), "md0");
   EXPECT_EQ(md.kind, DiskKind::unknown);
   EXPECT_EQ(md.transport, "md");
   EXPECT_EQ(md.members, (std::vector<std::string>{"nvme0n1", "nvme1n1"}));
@@ -122,7 +122,7 @@ TEST(BlockDevices, MdArrayIsUnknownWithItsMembers) {
 
 TEST(BlockDevices, VirtioDiskIsVirtualEvenThoughRotational) {
   const auto devices = read_block_devices(recorded("vm_disks"));
-  const BlockDevice& vda = find(devices, "vda");
+  const BlockDevice vda = find(devices, "vda");
   EXPECT_TRUE(vda.rotational);
   EXPECT_EQ(vda.kind, DiskKind::virtual_disk);
   EXPECT_EQ(vda.transport, "virtio");
@@ -134,7 +134,7 @@ TEST(BlockDevices, VirtioDiskIsVirtualEvenThoughRotational) {
 TEST(BlockDevices, EmulatedAndParavirtualDisksAreVirtual) {
   const auto devices = read_block_devices(recorded("vm_disks"));
   EXPECT_EQ(names(devices), (std::vector<std::string>{"nbd0", "sda", "vda", "xvda"}));
-  const BlockDevice& qemu = find(devices, "sda");
+  const BlockDevice qemu = find(devices, "sda");
   EXPECT_EQ(qemu.kind, DiskKind::virtual_disk);  // "QEMU HARDDISK" on an emulated AHCI port
   EXPECT_EQ(qemu.transport, "sata");
   EXPECT_EQ(qemu.sata_gbps, 1.5);
@@ -166,7 +166,7 @@ TEST(BlockDevices, NvmeOverFabricsIsNetwork) {
   tree.link("sys/devices/virtual/nvme-fabrics/ctl/nvme2/nvme2n1/device", "../../nvme2");
   tree.file("sys/devices/virtual/nvme-fabrics/ctl/nvme2/transport", "tcp");
   tree.file("sys/devices/virtual/nvme-fabrics/ctl/nvme2/model", "Linux");
-  const BlockDevice& dev = find(read_block_devices(tree.sys()), "nvme2n1");
+  const BlockDevice dev = find(read_block_devices(tree.sys()), "nvme2n1");
   EXPECT_EQ(dev.kind, DiskKind::network);
   EXPECT_EQ(dev.transport, "nvme-tcp");
   EXPECT_EQ(dev.model, "Linux");
@@ -181,7 +181,7 @@ TEST(BlockDevices, CloudVolumeOverNvmeIsNetwork) {
   tree.link("sys/devices/" + fn + "/nvme/nvme0/device", "../../../0000:00:1f.0");
   tree.file("sys/devices/" + fn + "/nvme/nvme0/model", "Amazon Elastic Block Store");
   tree.file("sys/devices/" + fn + "/nvme/nvme0/transport", "pcie");
-  const BlockDevice& dev = find(read_block_devices(tree.sys()), "nvme0n1");
+  const BlockDevice dev = find(read_block_devices(tree.sys()), "nvme0n1");
   EXPECT_EQ(dev.kind, DiskKind::network);
   EXPECT_EQ(dev.transport, "nvme");
   EXPECT_EQ(dev.pci_bdf, "0000:00:1f.0");

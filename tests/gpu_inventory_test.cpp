@@ -127,12 +127,14 @@ TEST(GpuInventory, JoinsByBusIdNotByIndex) {
 TEST(GpuInventory, JoinIsIndependentOfNvmlOrder) {
   const CudaReport cuda = cuda_report({cuda_device(0, 0x17, "A"), cuda_device(1, 0xb3, "B")});
   std::vector<std::string> notes;
-  const auto forward = merge_gpu_facts(
-      cuda, nvml_report({nvml_device("00000000:17:00.0", "GPU-17"), nvml_device("00000000:B3:00.0", "GPU-b3")}),
-      notes);
-  const auto reverse = merge_gpu_facts(
-      cuda, nvml_report({nvml_device("00000000:B3:00.0", "GPU-b3"), nvml_device("00000000:17:00.0", "GPU-17")}),
-      notes);
+  const auto forward = merge_gpu_facts(cuda,
+                                       nvml_report({nvml_device("00000000:17:00.0", "GPU-17"),
+                                                    nvml_device("00000000:B3:00.0", "GPU-b3")}),
+                                       notes);
+  const auto reverse = merge_gpu_facts(cuda,
+                                       nvml_report({nvml_device("00000000:B3:00.0", "GPU-b3"),
+                                                    nvml_device("00000000:17:00.0", "GPU-17")}),
+                                       notes);
   ASSERT_EQ(forward.size(), 2u);
   ASSERT_EQ(reverse.size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) {
@@ -171,7 +173,8 @@ TEST(GpuInventory, TakesStructureFromCudaAndClocksPowerNvlinkFromNvml) {
 TEST(GpuInventory, NvmlMissingGivesCudaOnlyFactsWithNote) {
   const CudaReport cuda = cuda_report({cuda_device(0, 0x17, "NVIDIA H100 80GB HBM3")});
   NvmlReport nvml;
-  nvml.error = "NVML: libnvidia-ml.so.1 not found: libnvidia-ml.so.1: cannot open shared object file";
+  nvml.error =
+      "NVML: libnvidia-ml.so.1 not found: libnvidia-ml.so.1: cannot open shared object file";
   std::vector<std::string> notes;
   const auto gpus = merge_gpu_facts(cuda, nvml, notes);
   ASSERT_EQ(gpus.size(), 1u);
@@ -189,8 +192,8 @@ TEST(GpuInventory, NvmlMissingGivesCudaOnlyFactsWithNote) {
 
 TEST(GpuInventory, NvmlOnlyGpuIsKeptWithNote) {
   const CudaReport cuda = cuda_report({cuda_device(0, 0x17, "A")});
-  const NvmlReport nvml =
-      nvml_report({nvml_device("00000000:B3:00.0", "GPU-b3"), nvml_device("00000000:17:00.0", "GPU-17")});
+  const NvmlReport nvml = nvml_report(
+      {nvml_device("00000000:B3:00.0", "GPU-b3"), nvml_device("00000000:17:00.0", "GPU-17")});
   std::vector<std::string> notes;
   const auto gpus = merge_gpu_facts(cuda, nvml, notes);
   ASSERT_EQ(gpus.size(), 2u);
@@ -198,17 +201,20 @@ TEST(GpuInventory, NvmlOnlyGpuIsKeptWithNote) {
   EXPECT_EQ(gpus[1].cuda_index, -1);
   EXPECT_EQ(gpus[1].pci_bdf, "0000:b3:00.0");
   EXPECT_EQ(gpus[1].name, "NVIDIA H100 80GB HBM3");
-  EXPECT_TRUE(has_note(notes, "GPU 0000:b3:00.0 (NVIDIA H100 80GB HBM3) is seen by NVML but not by CUDA"))
+  EXPECT_TRUE(
+      has_note(notes, "GPU 0000:b3:00.0 (NVIDIA H100 80GB HBM3) is seen by NVML but not by CUDA"))
       << joined(notes);
 }
 
 TEST(GpuInventory, CudaOnlyGpuWhileNvmlLoadedGetsNote) {
   const CudaReport cuda = cuda_report({cuda_device(0, 0x17, "A"), cuda_device(1, 0x18, "B")});
   std::vector<std::string> notes;
-  const auto gpus = merge_gpu_facts(cuda, nvml_report({nvml_device("00000000:17:00.0", "GPU-17")}), notes);
+  const auto gpus =
+      merge_gpu_facts(cuda, nvml_report({nvml_device("00000000:17:00.0", "GPU-17")}), notes);
   ASSERT_EQ(gpus.size(), 2u);
   EXPECT_EQ(gpus[1].uuid, "");
-  EXPECT_TRUE(has_note(notes, "GPU 0000:18:00.0 (CUDA 1) is seen by CUDA but not by NVML")) << joined(notes);
+  EXPECT_TRUE(has_note(notes, "GPU 0000:18:00.0 (CUDA 1) is seen by CUDA but not by NVML"))
+      << joined(notes);
 }
 
 TEST(GpuInventory, CudaFailureAndNotBuiltAreNoted) {
@@ -217,12 +223,14 @@ TEST(GpuInventory, CudaFailureAndNotBuiltAreNoted) {
   no_driver.error = "CUDA driver version is insufficient for CUDA runtime version";
   std::vector<std::string> notes;
   EXPECT_TRUE(merge_gpu_facts(no_driver, NvmlReport{}, notes).empty());
-  EXPECT_TRUE(has_note(notes, "CUDA: cudaGetDeviceCount: CUDA driver version is insufficient")) << joined(notes);
+  EXPECT_TRUE(has_note(notes, "CUDA: cudaGetDeviceCount: CUDA driver version is insufficient"))
+      << joined(notes);
 
   CudaReport not_built;
   not_built.error = "not built: no CUDA toolkit";
   notes.clear();
-  const auto gpus = merge_gpu_facts(not_built, nvml_report({nvml_device("00000000:17:00.0", "GPU-17")}), notes);
+  const auto gpus =
+      merge_gpu_facts(not_built, nvml_report({nvml_device("00000000:17:00.0", "GPU-17")}), notes);
   ASSERT_EQ(gpus.size(), 1u);
   EXPECT_EQ(gpus[0].cuda_index, -1);
   EXPECT_TRUE(has_note(notes, "CUDA: not built: no CUDA toolkit")) << joined(notes);
@@ -233,16 +241,18 @@ TEST(GpuInventory, NvmlCallErrorsBecomeNotes) {
   facts.errors.push_back("nvmlDeviceGetEnforcedPowerLimit (0000:17:00.0): GPU is lost (15)");
   std::vector<std::string> notes;
   merge_gpu_facts(cuda_report({cuda_device(0, 0x17, "A")}), nvml_report({facts}), notes);
-  EXPECT_TRUE(has_note(notes, "NVML: nvmlDeviceGetEnforcedPowerLimit (0000:17:00.0): GPU is lost")) << joined(notes);
+  EXPECT_TRUE(has_note(notes, "NVML: nvmlDeviceGetEnforcedPowerLimit (0000:17:00.0): GPU is lost"))
+      << joined(notes);
 }
 
 TEST(GpuInventory, DowntrainedLinkFromRecordedSysfs) {
   std::vector<std::string> notes;
   NvmlGpuFacts facts = nvml_device("00000000:17:00.0", "GPU-17");
   facts.curr_link_generation = 4;
-  std::vector<GpuInfo> gpus = merge_gpu_facts(
-      cuda_report({cuda_device(0, 0x17, "NVIDIA H100 80GB HBM3"), cuda_device(1, 0x18, "not in tree")}),
-      nvml_report({facts, nvml_device("00000000:18:00.0", "GPU-18")}), notes);
+  std::vector<GpuInfo> gpus =
+      merge_gpu_facts(cuda_report({cuda_device(0, 0x17, "NVIDIA H100 80GB HBM3"),
+                                   cuda_device(1, 0x18, "not in tree")}),
+                      nvml_report({facts, nvml_device("00000000:18:00.0", "GPU-18")}), notes);
   add_sysfs_gpu_facts(SysfsRoot(downtrained_tree), gpus);
   ASSERT_EQ(gpus.size(), 2u);
   const GpuInfo& gpu = gpus[0];
@@ -264,10 +274,12 @@ class GpuInventorySysfsCopy : public ::testing::Test {
  protected:
   void SetUp() override {
     root_ = fs::temp_directory_path() /
-            ("pipecheck_gpu_sysfs_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-             "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+            ("pipecheck_gpu_sysfs_" +
+             std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(root_);
-    fs::copy(downtrained_tree, root_, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    fs::copy(downtrained_tree, root_,
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
   }
   void TearDown() override { fs::remove_all(root_); }
   void write(const std::string& relative, const std::string& text) {

@@ -18,8 +18,8 @@ TEST(SoftwareStack, ReadsRecordedDockerHost) {
   EXPECT_EQ(stack.driver_version, std::optional<std::string>("580.65.06"));
   EXPECT_TRUE(stack.in_container);
   EXPECT_EQ(stack.container_evidence, "/.dockerenv, cgroup: docker");
-  const std::vector<std::string> nodes = {"/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia0",
-                                          "/dev/nvidia1", "/dev/nvidiactl"};
+  const std::vector<std::string> nodes = {"/dev/nvidia-uvm", "/dev/nvidia-uvm-tools",
+                                          "/dev/nvidia0", "/dev/nvidia1", "/dev/nvidiactl"};
   EXPECT_EQ(stack.nvidia_device_nodes, nodes);
 }
 
@@ -50,12 +50,14 @@ TEST(SoftwareStack, MissingRootGivesEmptyFactsNotErrors) {
 }
 
 TEST(SoftwareStack, ParsesNvrmVersionLines) {
-  EXPECT_EQ(parse_nvrm_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.183.01  Sun May 12 "
-                               "19:39:15 UTC 2024\n"),
-            std::optional<std::string>("535.183.01"));
-  EXPECT_EQ(parse_nvrm_version("NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  560.35.03  "
-                               "Release Build  (dvs-builder@U16)  Fri Aug 16 UTC 2024\n"),
-            std::optional<std::string>("560.35.03"));
+  EXPECT_EQ(
+      parse_nvrm_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.183.01  Sun May 12 "
+                         "19:39:15 UTC 2024\n"),
+      std::optional<std::string>("535.183.01"));
+  EXPECT_EQ(
+      parse_nvrm_version("NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  560.35.03  "
+                         "Release Build  (dvs-builder@U16)  Fri Aug 16 UTC 2024\n"),
+      std::optional<std::string>("560.35.03"));
   EXPECT_EQ(parse_nvrm_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.82  Tue\n"),
             std::optional<std::string>("470.82"));
   EXPECT_FALSE(parse_nvrm_version("GCC version: gcc version 12.2.0\n").has_value());

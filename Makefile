@@ -1,0 +1,33 @@
+# The front door: `make bench` and `make test` install what is missing, build (Release) and
+# then run the suite or the tests. Everything else is CMake and ctest underneath.
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+RESULTS ?= results
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+
+.PHONY: all deps configure build bench quick test clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# The suite with defaults; results/<host>-<UTC time>/ holds inventory, probe JSON, report.
+bench: build
+	@$(BUILD_DIR)/bin/pipecheck run --out $(RESULTS)
+
+quick: build
+	@$(BUILD_DIR)/bin/pipecheck run --quick --out $(RESULTS)
+
+test: build
+	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+clean:
+	@rm -rf $(BUILD_DIR)

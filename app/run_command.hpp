@@ -1,0 +1,47 @@
+// `pipecheck run`: runs each probe as a child process with a time limit, turns what it did
+// (measurements, a skip, a crash, a hang, garbage) into its outcome, and writes the results
+// folder: inventory.json, each probe's JSON and log, report.json; then the terminal summary.
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/probe_catalog.hpp"
+#include "core/inventory.hpp"
+#include "core/probe_main.hpp"
+#include "core/probe_outcome.hpp"
+#include "core/process_runner.hpp"
+
+namespace pipecheck {
+
+struct RunOptions {
+  std::vector<std::string> only;          // stages; empty = all
+  ProbeMode mode = ProbeMode::standard;
+  std::filesystem::path out = "results";  // the run's folder is created inside
+  std::optional<int> timeout_seconds;     // per probe; default by mode
+  std::filesystem::path probe_dir;        // where probe executables are; default beside us
+  std::filesystem::path sysfs_root = "/";
+  bool color = false;
+};
+
+// Google Benchmark flags for a mode (repetitions, minimum time) plus pipecheck's own.
+std::vector<std::string> probe_arguments(ProbeMode mode);
+int default_timeout_seconds(ProbeMode mode);
+const char* mode_name_of(ProbeMode mode);
+
+// What one probe's process produced, judged from its ending and its output.
+ProbeOutcome outcome_of_process(const ProbeEntry& probe, const ProcessResult& process,
+                                const std::string& stdout_text, const std::string& stderr_text);
+
+// Returns the exit code: 0 every probe ran or was skipped with a reason, 1 a probe failed,
+// 130 interrupted. Throws UsageError for bad input (exit 2), RunError when it cannot run (3).
+int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
+              std::ostream& out, std::ostream& err);
+
+// The folder holding this executable (/proc/self/exe), where the probes are built.
+std::filesystem::path executable_dir();
+
+}  // namespace pipecheck

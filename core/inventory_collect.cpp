@@ -1,0 +1,27 @@
+// Calls each collector in turn.
+#include "core/inventory_collect.hpp"
+
+#include "core/block_devices.hpp"
+#include "core/file_io.hpp"
+#include "core/gpu_inventory.hpp"
+#include "core/host_inventory.hpp"
+#include "core/software_stack.hpp"
+
+namespace pipecheck {
+
+Inventory collect_inventory(const SysfsRoot& sys) {
+  Inventory inventory;
+  inventory.hostname = host_name();
+  inventory.collected_utc = utc_now_iso();
+  inventory.cpu = read_cpu_info(sys);
+  inventory.memory = read_memory_info(sys);
+  inventory.disks = read_block_devices(sys);
+  inventory.software = read_software_stack(sys);
+  inventory.gpus = read_gpus(sys, inventory.software, inventory.notes);
+  if (inventory.memory.dimms.empty()) {
+    inventory.notes.push_back("memory modules: SMBIOS table not readable (needs root) or empty");
+  }
+  return inventory;
+}
+
+}  // namespace pipecheck

@@ -1,0 +1,125 @@
+// Inventory renderer (plain text).
+#include "reports/inventory_text.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include "core/software_stack.hpp"
+#include "reports/ceilings.hpp"
+
+namespace pipecheck {
+
+namespace {
+
+std::string bytes_text(std::uint64_t bytes) {
+  char buffer[64];
+  const double gib = static_cast<double>(bytes) / (1024.0 * 1024 * 1024);
+  if (gib >= 1) {
+    std::snprintf(buffer, sizeof buffer, "%.1f GiB", gib);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.0f MiB", gib * 1024);
+  }
+  return buffer;
+}
+
+template <typename T>
+std::string or_unknown(const std::optional<T>& value, const std::string& suffix = "") {
+  if (!value) return "unknown";
+  std::ostringstream out;
+  out << *value << suffix;
+  return out.str();
+}
+
+std::string link_text(const PcieLink& link) {
+  if (!link.current_gts && !link.current_width) return "unknown";
+  auto gen_text = [](const std::optional<double>& gts, const std::optional<int>& width) {
+    std::ostringstream out;
+    out << (gts ? std::to_string(static_cast<int>(*gts * 10 + 0.5) / 10.0).substr(0, 4) : std::string("?"))
+        << " GT/s x" << (width ? std::to_string(*width) : "?");
+    return out.str();
+  };
+  std::string text = gen_text(link.current_gts, link.current_width) + " (max " +
+                     gen_text(link.max_gts, link.max_width) + ")";
+  if (link.downtrained()) text += "  ** trained below its max **";
+  return text;
+}
+
+std::string ceiling_text(const CeilingResult& result) {
+  if (result.ceiling) return result.ceiling->derivation;
+  return result.unknown_reason;
+}
+
+void render_gpu(std::ostringstream& out, const GpuInfo& gpu) {
+  out << "  GPU " << gpu.cuda_index << ": " << gpu.name << "  [" << gpu.pci_bdf << "]\n"
+      << "    compute capability " << gpu.cc_major << "." << gpu.cc_minor << ", "
+      << or_unknown(gpu.sm_count) << " SMs, max SM clock " << or_unknown(gpu.max_sm_clock_mhz, " MHz")
+      << "\n    memory " << (gpu.memory_bytes ? bytes_text(*gpu.memory_bytes) : "unknown") << ", "
+      << or_unknown(gpu.memory_bus_width_bits, "-bit") << " bus at "
+      << or_unknown(gpu.max_mem_clock_mhz, " MHz") << ", L2 "
+      << (gpu.l2_bytes ? bytes_text(static_cast<std::uint64_t>(*gpu.l2_bytes)) : "unknown") << "\n"
+      << "    PCIe " << link_text(gpu.pcie) << ", NUMA node " << or_unknown(gpu.numa_node)
+      << ", power limit " << or_unknown(gpu.power_limit_w, " W") << "\n"
+      << "    NVLink: " << gpu.nvlink.active_links << " active of " << gpu.nvlink.total_links_probed
+      << " probed\n";
+  const auto bf16 = gpu_compute_ceiling(gpu, Dtype::bf16);
+  out << "    ceiling bf16: " << ceiling_text(bf16.preferred()) << "\n";
+  out << "    ceiling memory: " << ceiling_text(gpu_memory_ceiling(gpu).preferred()) << "\n";
+  out << "    ceiling PCIe: " << ceiling_text(pcie_link_ceiling(gpu.pcie)) << "\n";
+}
+
+void render_software(std::ostringstream& out, const SoftwareStack& s) {
+  out << "Software\n  kernel " << s.kernel << "\n  NVIDIA driver "
+      << s.driver_version.value_or("not found") << "\n  CUDA: driver supports "
+      << (s.driver_cuda_version ? format_cuda_version(*s.driver_cuda_version) : "unknown")
+      << ", pipecheck built with "
+      << (s.runtime_cuda_version ? format_cuda_version(*s.runtime_cuda_version)
+                                 : (s.cuda_built ? "unknown" : "none (not built: no CUDA toolkit)"))
+      << "\n";
+  if (auto mismatch = s.cuda_mismatch()) out << "  ** " << *mismatch << " **\n";
+  if (!s.cuda_error.empty()) out << "  CUDA: " << s.cuda_error << "\n";
+  out << "  NCCL " << (s.nccl_version ? format_nccl_version(*s.nccl_version) : "not built") << "\n"
+      << "  NVML " << (s.nvml_loaded ? "loaded" : s.nvml_error) << "\n"
+      << "  container: " << (s.in_container ? "yes (" + s.container_evidence + ")" : "no");
+  std::string nodes;
+  for (const auto& node : s.nvidia_device_nodes) nodes += " " + node;
+  out << "; /dev/nvidia*:" << (nodes.empty() ? " none visible" : nodes) << "\n";
+}
+
+}  // namespace
+
+std::string render_inventory(const Inventory& inv) {
+  std::ostringstream out;
+  out << "Host " << inv.hostname << "  (collected " << inv.collected_utc << ")\n"
+      << "CPU  " << inv.cpu.model << "\n  " << inv.cpu.sockets << " socket(s), "
+      << inv.cpu.physical_cores << " cores, " << inv.cpu.logical_cpus << " logical CPUs, "
+      << inv.cpu.numa_nodes << " NUMA node(s)";
+  if (inv.cpu.l3_bytes) out << ", L3 " << bytes_text(static_cast<std::uint64_t>(*inv.cpu.l3_bytes)) << " per socket";
+  out << "\nMemory " << bytes_text(inv.memory.total_bytes) << ", " << inv.memory.dimms.size()
+      << " DIMM(s) reported\n";
+  for (const auto& d : inv.memory.dimms) {
+    out << "  " << d.locator << ": " << bytes_text(d.size_bytes) << " " << d.type << " "
+        << or_unknown(d.speed_mts, " MT/s") << "\n";
+  }
+  out << "  ceiling: " << ceiling_text(dram_ceiling(inv.memory)) << "\n";
+  out << "Disks\n";
+  for (const auto& d : inv.disks) {
+    out << "  " << d.name << ": " << (d.model.empty() ? "(no model)" : d.model) << ", "
+        << bytes_text(d.size_bytes) << ", " << to_string(d.kind) << " via " << d.transport
+        << (d.rotational ? ", rotational=1" : "");
+    if (d.kind == DiskKind::nvme) out << ", PCIe " << link_text(d.pcie);
+    if (d.sata_gbps) out << ", SATA link " << *d.sata_gbps << " Gb/s";
+    out << "\n    ceiling: " << ceiling_text(disk_read_ceiling(d)) << "\n";
+  }
+  if (inv.disks.empty()) out << "  none found\n";
+  out << "GPUs\n";
+  for (const auto& gpu : inv.gpus) render_gpu(out, gpu);
+  if (inv.gpus.empty()) out << "  none found\n";
+  render_software(out, inv.software);
+  if (!inv.notes.empty()) {
+    out << "Notes\n";
+    for (const auto& note : inv.notes) out << "  - " << note << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace pipecheck
