@@ -1,0 +1,85 @@
+// Child processes that exit, crash, hang or cannot start: each becomes a described result.
+#include "core/process_runner.hpp"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <filesystem>
+
+#include "core/file_io.hpp"
+
+namespace pipecheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ProcessRunnerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("pipecheck-proc-" + std::to_string(getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  ProcessResult run(std::vector<std::string> argv, std::chrono::milliseconds limit = std::chrono::seconds(20)) {
+    ProcessSpec spec;
+    spec.argv = std::move(argv);
+    spec.stdout_path = dir_ / "out";
+    spec.stderr_path = dir_ / "err";
+    spec.time_limit = limit;
+    spec.kill_grace = std::chrono::milliseconds(300);
+    return run_process(spec);
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(ProcessRunnerTest, CapturesOutputAndExitCode) {
+  const auto result = run({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"});
+  EXPECT_EQ(result.ending, ProcessResult::Ending::exited);
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_FALSE(result.ok());
+  EXPECT_EQ(result.describe(), "exit code 3");
+  EXPECT_EQ(read_file(dir_ / "out"), "out\n");
+  EXPECT_EQ(read_file(dir_ / "err"), "err\n");
+}
+
+TEST_F(ProcessRunnerTest, CrashIsReportedWithItsSignal) {
+  const auto result = run({"/bin/sh", "-c", "kill -SEGV $$"});
+  EXPECT_EQ(result.ending, ProcessResult::Ending::signaled);
+  EXPECT_EQ(result.signal, SIGSEGV);
+  EXPECT_NE(result.describe().find("signal 11"), std::string::npos);
+}
+
+TEST_F(ProcessRunnerTest, HangIsKilledWithItsChildren) {
+  const fs::path marker = dir_ / "grandchild.pid";
+  const auto result =
+      run({"/bin/sh", "-c", "sleep 60 & echo $! > " + marker.string() + "; sleep 60"},
+          std::chrono::milliseconds(300));
+  EXPECT_EQ(result.ending, ProcessResult::Ending::timed_out);
+  EXPECT_LT(result.seconds, 10.0);
+  EXPECT_NE(result.describe().find("timed out"), std::string::npos);
+  const pid_t grandchild = std::stoi(read_file(marker));
+  // The whole process group was killed: the grandchild is gone (or a zombie about to be reaped).
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const bool alive = kill(grandchild, 0) == 0;
+  if (alive) {
+    const std::string state = read_file("/proc/" + std::to_string(grandchild) + "/stat");
+    EXPECT_NE(state.find(") Z"), std::string::npos) << "grandchild still running: " << state;
+  }
+}
+
+TEST_F(ProcessRunnerTest, MissingExecutableFailsToStart) {
+  const auto result = run({(dir_ / "no-such-probe").string()});
+  EXPECT_EQ(result.ending, ProcessResult::Ending::failed_to_start);
+  EXPECT_NE(result.error.find("No such file"), std::string::npos) << result.error;
+}
+
+TEST_F(ProcessRunnerTest, SuccessIsOk) {
+  const auto result = run({"/bin/true"});
+  EXPECT_TRUE(result.ok());
+}
+
+}  // namespace
+}  // namespace pipecheck
