@@ -62,6 +62,10 @@ int run_cli(int argc, char** argv) {
   run->add_option("--probe-dir", run_options.probe_dir, "Where the probe executables are");
   run->add_flag("--no-color", no_color, "Plain text even on a terminal");
 
+  if (argc >= 2 && argv[1][0] != '-' && app.get_subcommand_no_throw(argv[1]) == nullptr) {
+    std::cerr << "pipecheck: unknown command '" << argv[1] << "' (known: inventory, run)\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,131 @@
+// JSON round trips: what is written reads back equal (inventory, measurement, report).
+#include "core/json_records.hpp"
+
+#include <gtest/gtest.h>
+
+#include "reports/report.hpp"
+
+namespace pipecheck {
+namespace {
+
+using nlohmann::json;
+
+Inventory sample_inventory() {
+  Inventory inv;
+  inv.hostname = "gpu-node-07";
+  inv.collected_utc = "2026-11-30T08:00:00Z";
+  inv.cpu = {"AMD EPYC 9654 96-Core Processor", 2, 192, 384, 2, 384 << 20};
+  inv.memory.total_bytes = 1ull << 40;
+  inv.memory.dimms.push_back({"DIMM_A1", 64ull << 30, 4800, 64, "DDR5"});
+  inv.memory.memory_channels = 24;
+  BlockDevice nvme;
+  nvme.name = "nvme0n1";
+  nvme.model = "Samsung SSD 990 PRO 2TB";
+  nvme.kind = DiskKind::nvme;
+  nvme.transport = "nvme";
+  nvme.pci_bdf = "0000:02:00.0";
+  nvme.pcie = {16.0, 4, 16.0, 4};
+  nvme.numa_node = 0;
+  BlockDevice vda;
+  vda.name = "vda";
+  vda.rotational = true;
+  vda.kind = DiskKind::virtual_disk;
+  vda.transport = "virtio";
+  vda.sata_gbps = 6.0;
+  inv.disks = {nvme, vda};
+  GpuInfo gpu;
+  gpu.cuda_index = 0;
+  gpu.name = "NVIDIA H200";
+  gpu.pci_bdf = "0000:17:00.0";
+  gpu.cc_major = 9;
+  gpu.sm_count = 132;
+  gpu.max_sm_clock_mhz = 1980;
+  gpu.memory_bytes = 150ull << 30;
+  gpu.pcie = {16.0, 16, 32.0, 16};
+  gpu.power_limit_w = 700.0;
+  gpu.nvlink.active_links = 18;
+  gpu.nvlink.total_links_probed = 18;
+  gpu.nvlink.version = 4;
+  inv.gpus = {gpu};
+  inv.software.kernel = "6.1.0";
+  inv.software.driver_version = "580.65.06";
+  inv.software.driver_cuda_version = 12040;
+  inv.software.runtime_cuda_version = 13000;
+  inv.software.in_container = true;
+  inv.software.container_evidence = "/.dockerenv";
+  inv.software.nvidia_device_nodes = {"/dev/nvidia0", "/dev/nvidiactl"};
+  inv.notes = {"a note"};
+  return inv;
+}
+
+TEST(InventoryJson, RoundTripIsExact) {
+  const Inventory original = sample_inventory();
+  const json first = original;
+  const Inventory back = first.get<Inventory>();
+  EXPECT_EQ(json(back), first);
+  EXPECT_EQ(back.gpus.at(0).name, "NVIDIA H200");
+  EXPECT_EQ(back.disks.at(1).kind, DiskKind::virtual_disk);
+  EXPECT_EQ(*back.memory.memory_channels, 24);
+}
+
+TEST(InventoryJson, DerivedFactsAreWritten) {
+  const json j = sample_inventory();
+  EXPECT_TRUE(j["gpus"][0]["pcie"]["downtrained"].get<bool>());  // Gen4 of a Gen5 link
+  EXPECT_FALSE(j["disks"][0]["pcie"]["downtrained"].get<bool>());
+  EXPECT_FALSE(j["software"]["cuda_mismatch"].is_null());  // driver 12.4 < runtime 13.0
+  EXPECT_TRUE(j["disks"][1]["numa_node"].is_null());       // unknown stays null
+  EXPECT_EQ(j["gpus"][0]["compute_capability"], "9.0");
+}
+
+Measurement sample_measurement() {
+  Measurement m;
+  m.key = "hostmem/memcpy/threads:1";
+  m.stage = "hostmem";
+  m.what = "memcpy, 1 thread";
+  m.unit = "GB/s";
+  m.stats = {18.5, 17.25, 19.0, 5};
+  m.params = {{"threads", "1"}};
+  m.ceiling = CeilingResult::known({307.2, "GB/s", "theoretical", "307.2 GB/s = ..."});
+  m.percent_of_ceiling = 6.02;
+  return m;
+}
+
+TEST(MeasurementJson, RoundTripKeepsCeilingOrReason) {
+  const Measurement with = sample_measurement();
+  EXPECT_EQ(json(json(with).get<Measurement>()), json(with));
+  Measurement without = with;
+  without.ceiling = CeilingResult::unknown("no ceiling: virtual disk");
+  without.percent_of_ceiling.reset();
+  const Measurement back = json(without).get<Measurement>();
+  EXPECT_FALSE(back.ceiling.ceiling.has_value());
+  EXPECT_EQ(back.ceiling.unknown_reason, "no ceiling: virtual disk");
+  EXPECT_FALSE(back.percent_of_ceiling.has_value());
+}
+
+TEST(ReportJson, RoundTripIsExact) {
+  Report report;
+  report.pipecheck_version = "0.1.0";
+  report.host = "h";
+  report.started_utc = "a";
+  report.finished_utc = "b";
+  report.mode = "quick";
+  ProbeOutcome ok{"pipecheck-hostmem", "hostmem", ProbeStatus::ok, "", 7.5, {sample_measurement()}, {}};
+  ProbeOutcome crashed{"pipecheck-x", "x", ProbeStatus::failed, "killed by signal 11", 1.0, {}, {"x/a: e"}};
+  ProbeOutcome skipped{"pipecheck-gemm", "compute", ProbeStatus::skipped, "skipped: no CUDA device", 0.1, {}, {}};
+  report.probes = {ok, crashed, skipped};
+  const json first = report_to_json(report);
+  const json second = report_to_json(report_from_json(first));
+  EXPECT_EQ(first, second);
+  EXPECT_EQ(first["measurements"].size(), 1u);
+  EXPECT_EQ(first["measurements"][0]["probe"], "pipecheck-hostmem");
+}
+
+TEST(ReportJson, RejectsWhatIsNotAReport) {
+  EXPECT_THROW(report_from_json(json::parse(R"({"benchmarks": []})")), std::runtime_error);
+  json newer = report_to_json(Report{});
+  newer["version"] = kReportSchemaVersion + 1;
+  EXPECT_THROW(report_from_json(newer), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace pipecheck
