@@ -35,6 +35,13 @@ int inventory_command(const InventoryArgs& args) {
 }
 
 
+bool is_command(CLI::App& app, const std::string& name) {
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (sub->get_name() == name) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -62,7 +69,7 @@ int run_cli(int argc, char** argv) {
   run->add_option("--probe-dir", run_options.probe_dir, "Where the probe executables are");
   run->add_flag("--no-color", no_color, "Plain text even on a terminal");
 
-  if (argc >= 2 && argv[1][0] != '-' && app.get_subcommand_no_throw(argv[1]) == nullptr) {
+  if (argc >= 2 && argv[1][0] != '-' && !is_command(app, argv[1])) {
     std::cerr << "pipecheck: unknown command '" << argv[1] << "' (known: inventory, run)\n";
     return 2;
   }
