@@ -34,8 +34,7 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
   endif()
 endif()
 enable_language(CUDA)
-# CMake 3.25 does not know nvcc can do C++20; the .cu files need only C++17.
-set(CMAKE_CUDA_STANDARD 17)
+set(CMAKE_CUDA_STANDARD 20)  # .cu files include the same headers as the host code
 # CMake 3.25 (Debian 12) knows no C++20 flag for nvcc, which accepts -std=c++20 since CUDA 12.
 if(NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
   set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")

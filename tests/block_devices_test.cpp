@@ -203,8 +203,13 @@ TEST(BlockDevices, MissingRootGivesNoDevices) {
 }
 
 TEST(BlockDevices, LiveMachineIsSane) {
-  for (const auto& dev : read_block_devices(SysfsRoot("/"))) {
+  const SysfsRoot live("/");
+  for (const auto& dev : read_block_devices(live)) {
     SCOPED_TRACE(dev.name);
+    const std::string path = live.resolve("/sys/block/" + dev.name).value_or("");
+    if (path.find("/virtio") != std::string::npos) {
+      EXPECT_EQ(dev.kind, DiskKind::virtual_disk);  // rotational=1 there, yet never an HDD
+    }
     EXPECT_NE(dev.name.rfind("loop", 0), 0u);
     EXPECT_NE(dev.name.rfind("zram", 0), 0u);
     EXPECT_GT(dev.logical_block_size, 0);
