@@ -178,6 +178,17 @@ bool classify_by_path(const std::string& path, BlockDevice& dev) {
   return false;
 }
 
+// Local disks on a real bus; what matches none stays unknown.
+void classify_by_bus(const SysfsRoot& sys, const std::string& path, BlockDevice& dev) {
+  if (const auto port = ata_port(path)) {
+    classify_sata(sys, *port, dev);
+  } else if (contains(path, "/host") && contains(path, "/target")) {
+    classify_scsi(path, dev);
+  } else if (starts_with(dev.name, "mmcblk")) {
+    dev.transport = "mmc";
+  }
+}
+
 void classify(const SysfsRoot& sys, const std::string& block, const std::string& path,
               BlockDevice& dev) {
   if (starts_with(dev.name, "nbd") || starts_with(dev.name, "rbd")) {
@@ -188,13 +199,8 @@ void classify(const SysfsRoot& sys, const std::string& block, const std::string&
     dev.members = sys.list(block + "/slaves");
   } else if (starts_with(dev.name, "nvme")) {
     classify_nvme(sys, block, dev);
-  } else if (classify_by_path(path, dev)) {
-  } else if (const auto port = ata_port(path)) {
-    classify_sata(sys, *port, dev);
-  } else if (contains(path, "/host") && contains(path, "/target")) {
-    classify_scsi(path, dev);
-  } else if (starts_with(dev.name, "mmcblk")) {
-    dev.transport = "mmc";
+  } else if (!classify_by_path(path, dev)) {
+    classify_by_bus(sys, path, dev);
   }
 }
 
