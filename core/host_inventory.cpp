@@ -185,10 +185,46 @@ CpuInfo read_cpu_info(const SysfsRoot& sys) {
   return cpu;
 }
 
+namespace {
+
+// "channel 1" inside an EDAC dimm_location ("csrow 0 channel 1", "branch 0 channel 2 slot 0").
+std::optional<int> channel_of_location(const std::string& location) {
+  const auto at = location.find("channel ");
+  if (at == std::string::npos) return std::nullopt;
+  try {
+    return std::stoi(location.substr(at + 8));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::optional<int> read_edac_populated_channels(const SysfsRoot& sys) {
+  const std::string root = "/sys/devices/system/edac/mc";
+  std::set<std::pair<std::string, int>> channels;
+  for (const auto& mc : sys.list(root)) {
+    if (mc.rfind("mc", 0) != 0) continue;
+    for (const auto& entry : sys.list(root + "/" + mc)) {
+      if (entry.rfind("dimm", 0) != 0 && entry.rfind("rank", 0) != 0) continue;
+      const std::string dir = root + "/" + mc + "/" + entry;
+      const auto size_mb = sys.read_int(dir + "/size");
+      const auto location = sys.read_line(dir + "/dimm_location");
+      if (!size_mb || *size_mb <= 0 || !location) continue;
+      if (auto channel = channel_of_location(*location)) channels.insert({mc, *channel});
+    }
+  }
+  if (channels.empty()) return std::nullopt;
+  return static_cast<int>(channels.size());
+}
+
 MemoryInfo read_memory_info(const SysfsRoot& sys) {
   MemoryInfo memory;
   memory.total_bytes = read_mem_total(sys);
   memory.dimms = read_smbios_memory_devices(sys);
+  // The memory controllers' own view (EDAC) is the only source that names channels; SMBIOS
+  // slot strings are vendor-specific, and the DIMM count says nothing about channels.
+  memory.memory_channels = read_edac_populated_channels(sys);
   return memory;
 }
 

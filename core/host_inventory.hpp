@@ -13,8 +13,12 @@ namespace pipecheck {
 // Fields stay 0 / empty when the files are missing.
 CpuInfo read_cpu_info(const SysfsRoot& sys);
 
-// MemTotal from /proc/meminfo and the populated DIMMs from SMBIOS (empty unless root).
-// memory_channels stays empty: SMBIOS does not tell channels reliably.
+// MemTotal from /proc/meminfo, the populated DIMMs from SMBIOS (empty unless root), and the
+// populated memory channels from EDAC where its driver is loaded (else empty, never inferred).
 MemoryInfo read_memory_info(const SysfsRoot& sys);
+
+// Distinct (memory controller, channel) pairs holding a DIMM of non-zero size, from
+// /sys/devices/system/edac/mc/mc*/dimm*/{size,dimm_location}; nullopt without EDAC.
+std::optional<int> read_edac_populated_channels(const SysfsRoot& sys);
 
 }  // namespace pipecheck

@@ -321,7 +321,7 @@ CeilingResult dram_ceiling(const MemoryInfo& memory) {
   const std::string derivation = format_gbps(value) + " GB/s = " + std::to_string(channels) +
                                  " channels x " + std::to_string(speed) + " MT/s x " +
                                  format_plain(width / 8.0) + " bytes (" + std::to_string(width) +
-                                 "-bit DIMM data width, configured speed from SMBIOS)";
+                                 "-bit DIMM data width; populated channels from EDAC, configured speed from SMBIOS)";
   return CeilingResult::known(Ceiling{value, "GB/s", "theoretical", derivation});
 }
 

@@ -66,3 +66,22 @@ TEST(HostInventory, LiveMachineIsSane) {
 
 }  // namespace
 }  // namespace pipecheck
+
+namespace pipecheck {
+namespace {
+
+// EDAC names the channels: two DIMMs on one channel (2 DIMMs per channel) count once, an
+// empty slot not at all. mc0 has channels 0 and 2 populated, mc1 channel 0: three channels.
+TEST(HostInventoryEdac, CountsPopulatedChannelsNotDimms) {
+  const SysfsRoot sys(std::string(PIPECHECK_TEST_DATA) + "/sysfs/edac_2dpc");
+  EXPECT_EQ(read_edac_populated_channels(sys), std::optional<int>(3));
+  EXPECT_EQ(read_memory_info(sys).memory_channels, std::optional<int>(3));
+}
+
+TEST(HostInventoryEdac, NoEdacMeansUnknown) {
+  const SysfsRoot sys(std::string(PIPECHECK_TEST_DATA) + "/sysfs/arm_topology");
+  EXPECT_FALSE(read_edac_populated_channels(sys).has_value());
+}
+
+}  // namespace
+}  // namespace pipecheck
