@@ -50,11 +50,44 @@ std::map<std::string, std::string> decode_label(const std::string& label) {
   return params;
 }
 
-ProbeOptions take_probe_flags(int& argc, char** argv) {
+const std::string* ProbeOptions::last(const std::string& name) const {
+  const auto it = values.find(name);
+  return it == values.end() || it->second.empty() ? nullptr : &it->second.back();
+}
+
+std::vector<std::string> ProbeOptions::all(const std::string& name) const {
+  const auto it = values.find(name);
+  return it == values.end() ? std::vector<std::string>{} : it->second;
+}
+
+namespace {
+
+// "--path" / "--path=x" when "path" is one of the probe's own flags: its name, else "".
+std::string own_flag_name(const std::string& arg, const std::set<std::string>& own_flags) {
+  if (arg.rfind("--", 0) != 0) return "";
+  const std::string name = arg.substr(2, arg.find('=') == std::string::npos ? std::string::npos
+                                                                            : arg.find('=') - 2);
+  return own_flags.count(name) ? name : "";
+}
+
+}  // namespace
+
+ProbeOptions take_probe_flags(int& argc, char** argv, const std::set<std::string>& own_flags) {
   ProbeOptions options;
   std::vector<char*> kept{argv[0]};
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (const std::string own = own_flag_name(arg, own_flags); !own.empty()) {
+      const auto eq = arg.find('=');
+      if (eq != std::string::npos) {
+        options.values[own].push_back(arg.substr(eq + 1));
+      } else if (i + 1 < argc) {
+        options.values[own].push_back(argv[++i]);
+      } else {
+        throw UsageError("flag " + arg + ": missing its value");
+      }
+      continue;
+    }
     if (arg.rfind(kFlagPrefix, 0) != 0) {
       kept.push_back(argv[i]);
       continue;
@@ -69,7 +102,7 @@ ProbeOptions take_probe_flags(int& argc, char** argv) {
     } else if (eq == std::string::npos || eq + 1 == body.size()) {
       throw UsageError("flag " + arg + ": expected --pipecheck_" + name + "=VALUE");
     } else {
-      options.values[name] = body.substr(eq + 1);
+      options.values[name].push_back(body.substr(eq + 1));
     }
   }
   argc = static_cast<int>(kept.size());
@@ -78,10 +111,10 @@ ProbeOptions take_probe_flags(int& argc, char** argv) {
 }
 
 int run_probe_main(int argc, char** argv, const std::string& stage, const std::string& probe,
-                   const RegisterCases& register_cases) {
+                   const RegisterCases& register_cases, const std::set<std::string>& own_flags) {
   ProbeOptions options;
   try {
-    options = take_probe_flags(argc, argv);
+    options = take_probe_flags(argc, argv, own_flags);
   } catch (const UsageError& error) {
     std::cerr << probe << ": " << error.what() << "\n";
     return 2;

@@ -162,14 +162,14 @@ std::size_t physical_memory_bytes() {
 // At least 4x the last-level cache of every socket together, so caches cannot flatter it;
 // at most a quarter of memory, since memcpy holds two arrays.
 std::size_t buffer_bytes(const ProbeOptions& options) {
-  if (auto it = options.values.find("buffer_mib"); it != options.values.end()) {
+  if (const std::string* text = options.last("buffer_mib")) {
     std::size_t mib = 0;
     try {
-      mib = std::stoul(it->second);
+      mib = std::stoul(*text);
     } catch (const std::exception&) {
     }
     if (mib < 1) {
-      throw UsageError("--pipecheck_buffer_mib=" + it->second + ": expected a whole number >= 1");
+      throw UsageError("--pipecheck_buffer_mib=" + *text + ": expected a whole number >= 1");
     }
     return mib * kMiB;
   }

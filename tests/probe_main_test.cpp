@@ -33,9 +33,25 @@ TEST(ProbeFlags, TakesOnlyPipecheckFlags) {
   int argc = static_cast<int>(argv.size());
   const ProbeOptions options = take_probe_flags(argc, argv.data());
   EXPECT_EQ(options.mode, ProbeMode::quick);
-  EXPECT_EQ(options.values.at("buffer_mib"), "64");
+  EXPECT_EQ(*options.last("buffer_mib"), "64");
   ASSERT_EQ(argc, 2);
   EXPECT_STREQ(argv[1], "--benchmark_filter=x");
+}
+
+TEST(ProbeFlags, OwnFlagsRepeatAndTakeTheirValue) {
+  std::vector<std::string> args = {"probe", "--path", "/a", "--benchmark_filter=x", "--path=/b",
+                                   "--images", "/imgs"};
+  auto argv = argv_of(args);
+  int argc = static_cast<int>(argv.size());
+  const ProbeOptions options = take_probe_flags(argc, argv.data(), {"path", "images"});
+  EXPECT_EQ(options.all("path"), (std::vector<std::string>{"/a", "/b"}));
+  EXPECT_EQ(*options.last("images"), "/imgs");
+  EXPECT_EQ(options.last("size"), nullptr);
+  ASSERT_EQ(argc, 2);
+  std::vector<std::string> missing = {"probe", "--path"};
+  auto argv2 = argv_of(missing);
+  int argc2 = 2;
+  EXPECT_THROW(take_probe_flags(argc2, argv2.data(), {"path"}), UsageError);
 }
 
 TEST(ProbeFlags, MalformedFlagIsAUsageError) {
