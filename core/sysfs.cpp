@@ -76,7 +76,10 @@ std::optional<std::string> SysfsRoot::resolve(const std::string& system_path) co
   if (error) return std::nullopt;
   const fs::path relative = real.lexically_relative(root);
   if (relative.empty() || *relative.begin() == "..") return std::nullopt;
-  return "/" + relative.string();
+  // Appended rather than "/" + string: GCC 12 warns falsely (-Wrestrict) on the latter.
+  std::string system_path_out = "/";
+  system_path_out += relative.string();
+  return system_path_out;
 }
 
 }  // namespace pipecheck

@@ -1,0 +1,57 @@
+// What a storage probe --path is (file, directory dataset, block device) and which disk holds
+// it, so each figure carries the device whose ceiling it is measured against.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/sysfs.hpp"
+
+namespace pipecheck {
+
+enum class TargetKind { file, directory, block_device };
+const char* to_string(TargetKind kind);
+
+struct DatasetFile {
+  std::string path;
+  std::uint64_t size = 0;
+};
+
+struct DeviceIdentity {
+  std::string device = "unknown";     // whole-disk name ("vda", "nvme0n1"), or the fs for network
+  std::string disk_kind = "unknown";  // DiskKind names, plus "network_fs" and "memory_fs"
+  std::string model;
+  int logical_block_size = 4096;      // O_DIRECT alignment; 4096 when sysfs does not say
+};
+
+struct StorageTarget {
+  std::string path;
+  TargetKind kind = TargetKind::file;
+  std::uint64_t size_bytes = 0;      // file or device size; sum of files for a directory
+  std::vector<DatasetFile> files;    // directory: every regular file, sorted by path
+  DeviceIdentity identity;
+};
+
+// Checks and classifies a --path. Throws UsageError, one line naming the path, when it does
+// not exist, cannot be opened for reading, is a directory without files, or is another kind
+// of file (a FIFO, a character device).
+StorageTarget resolve_target(const std::string& path, const SysfsRoot& sys);
+
+// Every regular file under `dir`, recursively, sorted. Symlinks to directories are not
+// followed (a symlink loop cannot trap the walk); symlinks to files are read; entries that
+// cannot be examined (a dangling link, a loop, no permission) are left out.
+std::vector<DatasetFile> list_dataset_files(const std::string& dir);
+
+// The block device behind `path` (a block device itself, or the filesystem holding a file)
+// and its kind from read_block_devices(sys); network filesystems by statfs magic.
+DeviceIdentity identify_device(const std::string& path, const SysfsRoot& sys);
+
+// The whole-disk name for a device number: a partition ("vda1") gives its disk ("vda").
+std::optional<std::string> disk_name_of(unsigned major, unsigned minor, const SysfsRoot& sys);
+
+// "nfs", "cifs", ... for a network or cluster filesystem's statfs f_type, else nullopt.
+std::optional<std::string> network_fs_name(unsigned long f_type);
+
+}  // namespace pipecheck
