@@ -68,6 +68,12 @@ int run_cli(int argc, char** argv) {
   run->add_option("--timeout", timeout, "Time limit per probe, seconds")->check(CLI::PositiveNumber);
   run->add_option("--probe-dir", run_options.probe_dir, "Where the probe executables are");
   run->add_flag("--no-color", no_color, "Plain text even on a terminal");
+  run->add_option("--path", run_options.storage_paths,
+                  "Storage to read: a file, a dataset folder or a block device (repeatable); "
+                  "default: a scratch file in the results folder")
+      ->check(CLI::ExistingPath);
+  run->add_option("--images", run_options.images_dir, "JPEG dataset folder for the decode probe")
+      ->check(CLI::ExistingDirectory);
 
   if (argc >= 2 && argv[1][0] != '-' && !is_command(app, argv[1])) {
     std::cerr << "pipecheck: unknown command '" << argv[1] << "' (known: inventory, run)\n";

@@ -131,6 +131,7 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
   ProcessSpec spec;
   spec.argv = {(probe_dir / probe.executable).string()};
   for (const auto& arg : probe_arguments(options.mode)) spec.argv.push_back(arg);
+  for (const auto& arg : stage_arguments(probe.stage, options, folder)) spec.argv.push_back(arg);
   spec.stdout_path = folder / (probe.stage + ".stdout");
   spec.stderr_path = folder / (probe.stage + ".log");
   spec.time_limit = std::chrono::seconds(options.timeout_seconds.value_or(default_timeout_seconds(options.mode)));
@@ -184,6 +185,18 @@ std::vector<std::string> probe_arguments(ProbeMode mode) {
       return {"--benchmark_format=json", "--benchmark_repetitions=5",
               "--benchmark_min_time=0.2"};
   }
+}
+
+std::vector<std::string> stage_arguments(const std::string& stage, const RunOptions& options,
+                                         const fs::path& run_folder) {
+  std::vector<std::string> args;
+  if (stage == "storage") {
+    args.push_back("--scratch-dir=" + run_folder.string());
+    for (const auto& path : options.storage_paths) args.push_back("--path=" + path);
+  } else if (stage == "decode" && !options.images_dir.empty()) {
+    args.push_back("--images=" + options.images_dir);
+  }
+  return args;
 }
 
 int default_timeout_seconds(ProbeMode mode) {

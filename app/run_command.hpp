@@ -25,7 +25,15 @@ struct RunOptions {
   std::filesystem::path probe_dir;        // where probe executables are; default beside us
   std::filesystem::path sysfs_root = "/";
   bool color = false;
+  std::vector<std::string> storage_paths;  // forwarded to the storage probe as --path
+  std::string images_dir;                  // forwarded to the decode probe as --images
 };
+
+// The arguments one stage needs beyond the mode's: the storage probe's paths and scratch
+// folder (the run's own folder, so the scratch file sits on the results filesystem), the
+// decode probe's dataset.
+std::vector<std::string> stage_arguments(const std::string& stage, const RunOptions& options,
+                                         const std::filesystem::path& run_folder);
 
 // Google Benchmark flags for a mode (repetitions, minimum time) plus pipecheck's own.
 std::vector<std::string> probe_arguments(ProbeMode mode);

@@ -55,6 +55,10 @@ TEST(Cli, UnwritableOut) {
   expect_usage_error(run_pipecheck({"run", "--out", "/proc/version/x"}), "/proc/version/x");
 }
 
+TEST(Cli, MissingStoragePath) {
+  expect_usage_error(run_pipecheck({"run", "--path", "/no/such/dataset"}), "/no/such/dataset");
+}
+
 TEST(Cli, InventoryJsonIsJson) {
   const CliRun run = run_pipecheck({"inventory", "--json"});
   ASSERT_TRUE(run.process.ok()) << run.err;

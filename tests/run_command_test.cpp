@@ -144,6 +144,18 @@ TEST(OutcomeOfProcess, SkipNeedsEmptyStdout) {
             "no measurements in its output");
 }
 
+TEST(StageArguments, StorageGetsScratchAndPathsDecodeGetsImages) {
+  RunOptions options;
+  options.storage_paths = {"/data", "/dev/nvme0n1"};
+  options.images_dir = "/imgs";
+  EXPECT_EQ(stage_arguments("storage", options, "/r/run1"),
+            (std::vector<std::string>{"--scratch-dir=/r/run1", "--path=/data", "--path=/dev/nvme0n1"}));
+  EXPECT_EQ(stage_arguments("decode", options, "/r"), (std::vector<std::string>{"--images=/imgs"}));
+  EXPECT_TRUE(stage_arguments("hostmem", options, "/r").empty());
+  options.images_dir.clear();
+  EXPECT_TRUE(stage_arguments("decode", options, "/r").empty());
+}
+
 TEST(ProbeArguments, QuickAndFullDiffer) {
   const auto quick = probe_arguments(ProbeMode::quick);
   const auto full = probe_arguments(ProbeMode::full);
