@@ -24,8 +24,10 @@ struct Report {
   std::vector<ProbeOutcome> probes;  // each with its measurements
 };
 
-// The ceiling one measurement is held against, from the inventory, by its stage and params.
-CeilingResult ceiling_for(const Measurement& measurement, const Inventory& inventory);
+// The ceiling one measurement is held against, from the inventory, by its stage and params;
+// `siblings` are the other measurements of the same probe.
+CeilingResult ceiling_for(const Measurement& measurement, const Inventory& inventory,
+                          const std::vector<Measurement>& siblings = {});
 // Fills ceiling and percent_of_ceiling of every measurement of every probe.
 void attach_ceilings(Report& report, const Inventory& inventory);
 

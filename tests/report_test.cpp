@@ -60,3 +60,63 @@ TEST(AttachCeilings, NoPercentWhenUnitsDiffer) {
 
 }  // namespace
 }  // namespace pipecheck
+
+namespace pipecheck {
+namespace {
+
+Measurement decode_measurement(int threads, double rate) {
+  Measurement m;
+  m.key = "decode/full/threads:" + std::to_string(threads);
+  m.stage = "decode";
+  m.unit = "images/s";
+  m.stats = {rate, rate, rate, 1};
+  m.params = {{"threads", std::to_string(threads)}};
+  return m;
+}
+
+TEST(AttachCeilings, DecodeScalingIsHeldAgainstOneThread) {
+  Report report;
+  report.probes.push_back({"pipecheck-jpeg", "decode", ProbeStatus::ok, "", 1,
+                           {decode_measurement(1, 100), decode_measurement(4, 300)}, {}});
+  attach_ceilings(report, Inventory{});
+  const auto& one = report.probes[0].measurements[0];
+  const auto& four = report.probes[0].measurements[1];
+  EXPECT_FALSE(one.ceiling.ceiling.has_value());
+  ASSERT_TRUE(four.ceiling.ceiling.has_value());
+  EXPECT_DOUBLE_EQ(four.ceiling.ceiling->value, 400.0);
+  EXPECT_NEAR(*four.percent_of_ceiling, 75.0, 1e-9);  // the scaling efficiency
+  EXPECT_NE(four.ceiling.ceiling->derivation.find("4 threads x 100.0"), std::string::npos);
+}
+
+TEST(AttachCeilings, StorageUsesTheDiskOfThePath) {
+  Inventory inv;
+  BlockDevice nvme;
+  nvme.name = "nvme0n1";
+  nvme.kind = DiskKind::nvme;
+  nvme.pcie = {16.0, 4, 16.0, 4};
+  BlockDevice vda;
+  vda.name = "vda";
+  vda.kind = DiskKind::virtual_disk;
+  inv.disks = {nvme, vda};
+  Measurement seq;
+  seq.key = "storage/seq";
+  seq.stage = "storage";
+  seq.unit = "GB/s";
+  seq.stats = {6.3, 6.3, 6.3, 1};
+  seq.params = {{"device", "nvme0n1"}};
+  Measurement iops = seq;
+  iops.unit = "IOPS";
+  Measurement virt = seq;
+  virt.params = {{"device", "vda"}};
+  Measurement nfs = seq;
+  nfs.params = {{"disk_kind", "network_fs"}};
+  const auto ceiling = [&](const Measurement& m) { return ceiling_for(m, inv); };
+  ASSERT_TRUE(ceiling(seq).ceiling.has_value());
+  EXPECT_NEAR(ceiling(seq).ceiling->value, 7.88, 0.01);  // Gen4 x4
+  EXPECT_NE(ceiling(iops).unknown_reason.find("not operations"), std::string::npos);
+  EXPECT_NE(ceiling(virt).unknown_reason.find("virtual disk"), std::string::npos);
+  EXPECT_NE(ceiling(nfs).unknown_reason.find("network filesystem"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pipecheck
