@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cctype>
 #include <climits>
 #include <csignal>
 #include <cstdlib>
@@ -113,7 +114,8 @@ std::uint64_t parse_size(const std::string& flag, const std::string& text) {
   std::size_t used = 0;
   std::uint64_t value = 0;
   try {
-    value = std::stoull(text, &used);
+    // stoull would take "-1" as 2^64-1: only digits may start a size.
+    if (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0]))) value = std::stoull(text, &used);
   } catch (const std::exception&) {
     used = 0;
   }
@@ -123,7 +125,7 @@ std::uint64_t parse_size(const std::string& flag, const std::string& text) {
   if (suffix == "k" || suffix == "K" || suffix == "KiB") unit = 1024;
   if (suffix == "m" || suffix == "M" || suffix == "MiB") unit = kMiB;
   if (suffix == "g" || suffix == "G" || suffix == "GiB") unit = 1024 * kMiB;
-  if (used == 0 || unit == 0 || value == 0) {
+  if (used == 0 || unit == 0 || value == 0 || value > (1ull << 50) / unit) {
     throw UsageError("--" + flag + "=" + text + ": expected a size such as 4096, 128K, 256M, 1G");
   }
   return value * unit;

@@ -2,6 +2,7 @@
 #include "reports/report.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -72,16 +73,178 @@ CeilingResult decode_ceiling(const Measurement& m, const Inventory&, const Sibli
   return CeilingResult::unknown("no 1-thread measurement to scale from");
 }
 
+// "0000:17:00.0" and "17:00.0" name the same function; NVML writes 8-digit domains, sysfs 4.
+std::string normal_bdf(std::string bdf) {
+  for (auto& c : bdf) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const auto colons = std::count(bdf.begin(), bdf.end(), ':');
+  if (colons == 2) bdf = bdf.substr(bdf.find(':') + 1);
+  return bdf;
+}
+
+// The GPU a measurement ran on: by PCI bus id (STYLE 12), else by CUDA index.
+const GpuInfo* gpu_of(const Measurement& m, const Inventory& inventory) {
+  const std::string bdf = param(m, "gpu_bdf");
+  if (!bdf.empty()) {
+    for (const auto& gpu : inventory.gpus) {
+      if (!gpu.pci_bdf.empty() && normal_bdf(gpu.pci_bdf) == normal_bdf(bdf)) return &gpu;
+    }
+  }
+  const std::string index = param(m, "gpu");
+  if (!index.empty() && index.find_first_not_of("0123456789") == std::string::npos) {
+    for (const auto& gpu : inventory.gpus) {
+      if (gpu.cuda_index == std::atoi(index.c_str())) return &gpu;
+    }
+  }
+  return nullptr;
+}
+
+CeilingResult no_gpu(const Measurement& m) {
+  const std::string bdf = param(m, "gpu_bdf"), index = param(m, "gpu");
+  if (bdf.empty() && index.empty()) return CeilingResult::unknown("unknown: the measurement names no GPU");
+  return CeilingResult::unknown("unknown: GPU " + (bdf.empty() ? "cuda:" + index : bdf) +
+                                " is not in the inventory");
+}
+
+CeilingResult compute_ceiling(const Measurement& m, const Inventory& inventory, const Siblings&) {
+  const auto dtype = parse_dtype(param(m, "dtype"));
+  if (!dtype) return CeilingResult::unknown("unknown: dtype '" + param(m, "dtype") + "' has no compute ceiling");
+  const GpuInfo* gpu = gpu_of(m, inventory);
+  if (!gpu) return no_gpu(m);
+  const ComputeCeilings ceilings = gpu_compute_ceiling(*gpu, *dtype);
+  return ceilings.preferred();
+}
+
+CeilingResult gpu_memory_rule(const Measurement& m, const Inventory& inventory, const Siblings&) {
+  const GpuInfo* gpu = gpu_of(m, inventory);
+  if (!gpu) return no_gpu(m);
+  const ComputeCeilings ceilings = gpu_memory_ceiling(*gpu);
+  return ceilings.preferred();
+}
+
+// Host<->device copies: the GPU's PCIe link per direction; both directions at once against twice.
+CeilingResult pcie_ceiling(const Measurement& m, const Inventory& inventory, const Siblings&) {
+  const GpuInfo* gpu = gpu_of(m, inventory);
+  if (!gpu) return no_gpu(m);
+  CeilingResult link = pcie_link_ceiling(gpu->pcie);
+  if (link.ceiling && param(m, "direction") == "bidir") {
+    Ceiling& c = *link.ceiling;
+    char text[64];
+    std::snprintf(text, sizeof text, "%.1f %s = 2 x ", 2 * c.value, c.unit.c_str());
+    c.value *= 2;
+    c.derivation = text + c.derivation + " (both directions)";
+  }
+  return link;
+}
+
+// A collective's bus bandwidth is bounded by each GPU's fastest way out: NVLink when every GPU
+// has active links, else PCIe. The slowest GPU bounds the collective.
+CeilingResult comm_ceiling(const Measurement& m, const Inventory& inventory, const Siblings&) {
+  std::vector<const GpuInfo*> gpus;
+  if (const GpuInfo* one = gpu_of(m, inventory)) {
+    gpus.push_back(one);
+  } else {
+    for (const auto& gpu : inventory.gpus) gpus.push_back(&gpu);
+  }
+  if (gpus.empty()) return CeilingResult::unknown("unknown: no GPU in the inventory");
+  const bool nvlink = std::all_of(gpus.begin(), gpus.end(),
+                                  [](const GpuInfo* g) { return g->nvlink.active_links > 0; });
+  std::optional<CeilingResult> lowest;
+  std::string unknown;
+  for (const GpuInfo* gpu : gpus) {
+    CeilingResult one = nvlink ? nvlink_ceiling(*gpu) : pcie_link_ceiling(gpu->pcie);
+    if (!one.ceiling) {
+      unknown = one.unknown_reason;
+      continue;
+    }
+    if (!lowest || one.ceiling->value < lowest->ceiling->value) lowest = std::move(one);
+  }
+  if (!lowest) return CeilingResult::unknown(unknown.empty() ? "unknown: no GPU link figure" : unknown);
+  lowest->ceiling->derivation = std::string(nvlink ? "NVLink bounds: " : "PCIe bounds (no active NVLink): ") +
+                                lowest->ceiling->derivation;
+  return *lowest;
+}
+
 const std::map<std::string, CeilingRule>& ceiling_rules() {
   static const std::map<std::string, CeilingRule> rules = {
       {"hostmem", host_memory_ceiling},
       {"storage", storage_ceiling},
       {"decode", decode_ceiling},
+      {"compute", compute_ceiling},
+      {"memory", gpu_memory_rule},
+      {"pcie", pcie_ceiling},
+      {"comm", comm_ceiling},
   };
   return rules;
 }
 
+json optional_number(const std::optional<double>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+Verdict verdict_from(const json& j, const char* key) {
+  const std::string text = j.at(key).get<std::string>();
+  const auto verdict = parse_verdict(text);
+  if (!verdict) throw std::runtime_error(std::string("\"") + key + "\": unknown verdict '" + text + "'");
+  return *verdict;
+}
+
 }  // namespace
+
+void to_json(json& j, const Judgement& judgement) {
+  j = json{{"subject", judgement.subject},   {"stage", judgement.stage},
+           {"what", judgement.what},         {"verdict", to_string(judgement.verdict)},
+           {"rule", judgement.rule},         {"explanation", judgement.explanation}};
+}
+
+void from_json(const json& j, Judgement& judgement) {
+  judgement.subject = j.at("subject").get<std::string>();
+  judgement.stage = j.value("stage", "");
+  judgement.what = j.value("what", "");
+  judgement.verdict = verdict_from(j, "verdict");
+  judgement.rule = j.value("rule", "");
+  judgement.explanation = j.value("explanation", "");
+}
+
+void to_json(json& j, const Finding& finding) {
+  j = json{{"severity", to_string(finding.severity)},
+           {"stage", finding.stage},
+           {"text", finding.text},
+           {"evidence", finding.evidence}};
+}
+
+void from_json(const json& j, Finding& finding) {
+  finding.severity = verdict_from(j, "severity");
+  finding.stage = j.value("stage", "");
+  finding.text = j.at("text").get<std::string>();
+  finding.evidence = j.value("evidence", std::vector<std::string>{});
+}
+
+void to_json(json& j, const BudgetStage& stage) {
+  j = json{{"stage", stage.stage},
+           {"samples_per_second", optional_number(stage.samples_per_second)},
+           {"derivation", stage.derivation}};
+}
+
+void from_json(const json& j, BudgetStage& stage) {
+  stage.stage = j.at("stage").get<std::string>();
+  const json& rate = j.at("samples_per_second");
+  stage.samples_per_second = rate.is_null() ? std::nullopt : std::optional<double>(rate.get<double>());
+  stage.derivation = j.value("derivation", "");
+}
+
+void to_json(json& j, const PipelineBudget& budget) {
+  j = json{{"workload", budget.workload},
+           {"stages", budget.stages},
+           {"bounding_stage", budget.bounding_stage},
+           {"explanation", budget.explanation}};
+}
+
+void from_json(const json& j, PipelineBudget& budget) {
+  budget.workload = j.value("workload", "");
+  budget.stages = j.at("stages").get<std::vector<BudgetStage>>();
+  budget.bounding_stage = j.value("bounding_stage", "");
+  budget.explanation = j.value("explanation", "");
+}
 
 CeilingResult ceiling_for(const Measurement& measurement, const Inventory& inventory,
                           const std::vector<Measurement>& siblings) {
@@ -125,7 +288,11 @@ json report_to_json(const Report& report) {
               {"finished_utc", report.finished_utc},
               {"mode", report.mode},
               {"probes", probes},
-              {"measurements", measurements}};
+              {"measurements", measurements},
+              {"overall", to_string(report.judged.overall)},
+              {"verdicts", report.judged.judgements},
+              {"findings", report.judged.findings},
+              {"budget", report.judged.budget ? json(*report.judged.budget) : json(nullptr)}};
 }
 
 Report report_from_json(const json& document) {
@@ -154,6 +321,17 @@ Report report_from_json(const json& document) {
                                probe);
     }
     owner->measurements.push_back(entry.get<Measurement>());
+  }
+  // Reports written before the judge existed have none of these: they read as not judged.
+  if (document.contains("overall")) report.judged.overall = verdict_from(document, "overall");
+  if (document.contains("verdicts")) {
+    report.judged.judgements = document.at("verdicts").get<std::vector<Judgement>>();
+  }
+  if (document.contains("findings")) {
+    report.judged.findings = document.at("findings").get<std::vector<Finding>>();
+  }
+  if (document.contains("budget") && !document.at("budget").is_null()) {
+    report.judged.budget = document.at("budget").get<PipelineBudget>();
   }
   return report;
 }

@@ -9,10 +9,39 @@
 
 #include "core/inventory.hpp"
 #include "core/probe_outcome.hpp"
+#include "reports/verdict.hpp"
 
 namespace pipecheck {
 
 constexpr int kReportSchemaVersion = 1;
+
+// ---- The measurement contract: params a probe emits so the report finds its ceiling ----------
+// (issues 4/5 and the probes of issue 3 write these; ceiling_for and the judge read them; keys
+// are Measurement::params entries, values are strings.)
+//   stage "compute":  gpu (CUDA index), gpu_bdf ("0000:17:00.0", preferred to join the
+//                     inventory), dtype (fp64|fp32|tf32|fp16|bf16|fp8|int8); unit TFLOP/s, or
+//                     TOPS for int8. Ceiling: gpu_compute_ceiling(gpu, dtype).preferred().
+//   stage "memory":   gpu, gpu_bdf, op (copy|read|write|triad|d2d_memcpy); unit GB/s.
+//                     Ceiling: gpu_memory_ceiling(gpu).preferred().
+//   stage "pcie":     gpu, gpu_bdf, direction (h2d|d2h|bidir), host_memory (pinned|pageable|
+//                     mapped), numa (local|remote); unit GB/s. Ceiling: pcie_link_ceiling of the
+//                     GPU's link, per direction; bidir (both directions summed) against twice it.
+//   stage "comm":     collective (all_reduce|all_gather|reduce_scatter|broadcast|...), ranks,
+//                     unit GB/s as bus bandwidth (nccl-tests busbw), optional gpu/gpu_bdf.
+//                     Ceiling: nvlink_ceiling of the slowest GPU with active NVLink, else the
+//                     slowest GPU's PCIe link; the derivation names which bounds.
+//   stage "storage":  device (sysfs name), disk_kind, pattern (seq_read|rand_read|dataset_read|
+//                     seq_read_buffered_cold|dataset_read_buffered_cold|pread_baseline; the short
+//                     forms seq|rand|dataset|cold_buffered|baseline_pread are accepted too),
+//                     bs (bytes a read), target (scratch_file|file|directory|device); unit GB/s
+//                     or IOPS. Ceiling: disk_read_ceiling of the device (GB/s only).
+//   stage "decode":   threads, op (full|resize|resize_plain|dct_1_2|dct_1_4) or case (same
+//                     names; "scale_1_2" etc. accepted), set (baseline|progressive); unit
+//                     images/s. Ceiling: threads x the 1-thread rate (scaling efficiency).
+//   stage "hostmem":  op (memcpy|read|write), threads; unit GB/s. Ceiling: dram_ceiling.
+//   stage "stress":   gpu, gpu_bdf, wrong_results (count), thermal_slowdown_seconds (seconds with
+//                     a thermal slowdown reason set); no ceiling: judged by stress.* keys.
+//   any stage:        verified (yes|no): "no" is judged by probe.unverified.
 
 struct Report {
   int version = kReportSchemaVersion;
@@ -22,6 +51,9 @@ struct Report {
   std::string finished_utc;
   std::string mode;  // quick, standard, full
   std::vector<ProbeOutcome> probes;  // each with its measurements
+  // Verdicts, findings and the budget (reports/judge.hpp); empty until judged. In report.json:
+  // "overall", "verdicts", "findings", "budget" (null without a workload).
+  Judged judged;
 };
 
 // The ceiling one measurement is held against, from the inventory, by its stage and params;
@@ -30,6 +62,16 @@ CeilingResult ceiling_for(const Measurement& measurement, const Inventory& inven
                           const std::vector<Measurement>& siblings = {});
 // Fills ceiling and percent_of_ceiling of every measurement of every probe.
 void attach_ceilings(Report& report, const Inventory& inventory);
+
+// JSON of the judging records (the renderers and compare read report.json through these).
+void to_json(nlohmann::json& j, const Judgement& judgement);
+void from_json(const nlohmann::json& j, Judgement& judgement);
+void to_json(nlohmann::json& j, const Finding& finding);
+void from_json(const nlohmann::json& j, Finding& finding);
+void to_json(nlohmann::json& j, const BudgetStage& stage);
+void from_json(const nlohmann::json& j, BudgetStage& stage);
+void to_json(nlohmann::json& j, const PipelineBudget& budget);
+void from_json(const nlohmann::json& j, PipelineBudget& budget);
 
 nlohmann::json report_to_json(const Report& report);
 // Throws std::runtime_error naming what is wrong with the document.

@@ -1,4 +1,5 @@
-// Terminal summary renderer (plain text; ANSI colour only when asked).
+// Terminal summary renderer (plain text; ANSI colour only when asked). Column widths add up to
+// 98 so a row fits a 100-column terminal; long notes and findings wrap at 100.
 #include "reports/summary_table.hpp"
 
 #include <cmath>
@@ -6,15 +7,19 @@
 #include <map>
 #include <sstream>
 
+#include "reports/render_support.hpp"
+
 namespace pipecheck {
 
 namespace {
 
-constexpr int kStageWidth = 9;
-constexpr int kWhatWidth = 30;
-constexpr int kMeasuredWidth = 17;
-constexpr int kRangeWidth = 16;
-constexpr int kCeilingWidth = 17;
+constexpr int kStageWidth = 8;
+constexpr int kWhatWidth = 26;
+constexpr int kMeasuredWidth = 15;
+constexpr int kRangeWidth = 13;
+constexpr int kCeilingWidth = 18;
+constexpr int kPercentWidth = 7;
+constexpr std::size_t kLineWidth = 100;
 
 std::string fit(const std::string& text, int width) {
   if (static_cast<int>(text.size()) <= width) return text;
@@ -31,6 +36,48 @@ std::string pad_left(const std::string& text, int width) {
   return std::string(width - cut.size(), ' ') + cut;
 }
 
+// Words of `text` in lines of at most kLineWidth, the first after `first`, the rest after `rest`.
+std::string wrap(const std::string& text, const std::string& first, const std::string& rest) {
+  std::istringstream words(text);
+  std::string word;
+  std::string out;
+  std::string line = first;
+  std::size_t visible = first.size();
+  bool line_has_word = false;
+  while (words >> word) {
+    if (line_has_word && visible + 1 + word.size() > kLineWidth) {
+      out += line + "\n";
+      line = rest;
+      visible = rest.size();
+      line_has_word = false;
+    }
+    if (line_has_word) {
+      line += ' ';
+      ++visible;
+    }
+    line += word;
+    visible += word.size();
+    line_has_word = true;
+  }
+  return out + line + "\n";
+}
+
+struct Palette {
+  std::string bold, red, yellow, green, reset;
+  explicit Palette(bool color)
+      : bold(color ? "\033[1m" : ""), red(color ? "\033[31m" : ""), yellow(color ? "\033[33m" : ""),
+        green(color ? "\033[32m" : ""), reset(color ? "\033[0m" : "") {}
+  const std::string& of(Verdict v) const {
+    static const std::string none;
+    return v == Verdict::fail ? red : v == Verdict::warn ? yellow : v == Verdict::pass ? green : none;
+  }
+};
+
+// Fail and warn in capitals: they must stand out without colour too.
+std::string verdict_word(Verdict v) {
+  return v == Verdict::fail ? "FAIL" : v == Verdict::warn ? "WARN" : to_string(v);
+}
+
 // Numbered notes under the table, one per distinct text.
 class Notes {
  public:
@@ -42,7 +89,8 @@ class Notes {
   std::string render() const {
     std::string out;
     for (std::size_t i = 0; i < order_.size(); ++i) {
-      out += "  [" + std::to_string(i + 1) + "] " + order_[i] + "\n";
+      const std::string mark = "  [" + std::to_string(i + 1) + "] ";
+      out += wrap(order_[i], mark, std::string(mark.size(), ' '));
     }
     return out;
   }
@@ -53,24 +101,9 @@ class Notes {
 };
 
 std::string ceiling_cell(const Measurement& m, Notes& notes) {
-  if (m.ceiling.ceiling) {
-    const Ceiling& c = *m.ceiling.ceiling;
-    return format_figure(c.value) + " " + c.unit + " " + notes.mark(c.derivation + " (" + c.basis + ")");
-  }
-  const std::string why = m.ceiling.unknown_reason.empty() ? "unknown" : m.ceiling.unknown_reason;
-  return "unknown " + notes.mark(why);
-}
-
-std::string row(const Measurement& m, Notes& notes) {
-  const std::string measured = format_figure(m.stats.median) + " " + m.unit;
-  const std::string range = m.stats.samples > 1
-                                ? format_figure(m.stats.min) + " - " + format_figure(m.stats.max)
-                                : "(1 sample)";
-  const std::string percent =
-      m.percent_of_ceiling ? format_figure(*m.percent_of_ceiling) + "%" : "-";
-  return pad_right(m.stage, kStageWidth) + pad_right(m.what, kWhatWidth) +
-         pad_left(measured, kMeasuredWidth) + "  " + pad_right(range, kRangeWidth) +
-         pad_right(ceiling_cell(m, notes), kCeilingWidth) + pad_left(percent, 7) + "\n";
+  const std::string mark = notes.mark(ceiling_note(m));
+  if (m.ceiling.ceiling) return format_figure(m.ceiling.ceiling->value) + " " + m.ceiling.ceiling->unit + " " + mark;
+  return "unknown " + mark;
 }
 
 }  // namespace
@@ -83,35 +116,93 @@ std::string format_figure(double value) {
   return buffer;
 }
 
-std::string render_summary(const Report& report, bool color) {
-  const std::string bold = color ? "\033[1m" : "";
-  const std::string red = color ? "\033[31m" : "";
-  const std::string yellow = color ? "\033[33m" : "";
-  const std::string reset = color ? "\033[0m" : "";
+std::string render_summary(const Report& report, bool color) { return render_summary(report, report.judged, color); }
+
+std::string render_summary(const Report& report, const Judged& judged, bool color) {
+  const Palette paint(color);
+  const bool judged_any = is_judged(judged);
+  const JudgementIndex index(judged);
   std::ostringstream out;
-  out << bold << pad_right("stage", kStageWidth) << pad_right("what", kWhatWidth)
-      << pad_left("measured (median)", kMeasuredWidth) << "  " << pad_right("min - max", kRangeWidth)
-      << pad_right("ceiling", kCeilingWidth) << pad_left("% ceil", 7) << reset << "\n";
+  out << paint.bold << pad_right("stage", kStageWidth) << pad_right("what", kWhatWidth)
+      << pad_left("median", kMeasuredWidth) << "  " << pad_right("min - max", kRangeWidth)
+      << pad_right("ceiling", kCeilingWidth) << pad_left("% ceil", kPercentWidth) << (judged_any ? "  verdict" : "")
+      << paint.reset << "\n";
   Notes notes;
   int rows = 0;
-  for (const auto& probe : report.probes) {
-    for (const auto& m : probe.measurements) {
-      out << row(m, notes);
+  for (const auto& stage : stages_in_pipeline_order(report)) {
+    for (const Measurement* m : measurements_of(report, stage)) {
+      const std::string range = m->stats.samples > 1
+                                    ? format_figure(m->stats.min) + " - " + format_figure(m->stats.max)
+                                    : "(1 sample)";
+      out << pad_right(m->stage, kStageWidth) << pad_right(m->what, kWhatWidth)
+          << pad_left(measured_text(*m), kMeasuredWidth) << "  " << pad_right(range, kRangeWidth)
+          << pad_right(ceiling_cell(*m, notes), kCeilingWidth) << pad_left(percent_text(*m), kPercentWidth);
+      if (judged_any) {
+        const Judgement* j = index.find(m->key);
+        out << "  " << (j ? paint.of(j->verdict) + verdict_word(j->verdict) + paint.reset : "-");
+      }
+      out << "\n";
       ++rows;
     }
   }
   if (rows == 0) out << "(no measurements)\n";
   const std::string note_text = notes.render();
   if (!note_text.empty()) out << "\nCeilings:\n" << note_text;
+
+  const auto others = other_judgements(report, judged);
+  if (!others.empty()) {
+    out << "\nOther checks:\n";
+    for (const Judgement* j : others) {
+      const std::string word = pad_right(verdict_word(j->verdict), 8);
+      const std::string text = (j->what.empty() ? j->subject : j->what) + ": " + j->explanation;
+      // Colour wraps only the verdict word, so the wrapped width stays the visible width.
+      std::string wrapped = wrap(text, "  " + word, std::string(10, ' '));
+      if (color) wrapped = "  " + paint.of(j->verdict) + word + paint.reset + wrapped.substr(2 + word.size());
+      out << wrapped;
+    }
+  }
+
+  if (!judged.findings.empty()) {
+    out << "\nFindings:\n";
+    for (const auto& f : judged.findings) {
+      const std::string word = pad_right(verdict_word(f.severity), 8);
+      std::string wrapped = wrap(f.text, "  " + word, std::string(10, ' '));
+      if (color) wrapped = "  " + paint.of(f.severity) + word + paint.reset + wrapped.substr(2 + word.size());
+      out << wrapped;
+    }
+  }
+
+  if (judged.budget) {
+    const PipelineBudget& b = *judged.budget;
+    std::string heading = wrap(b.workload + "):", "Pipeline budget (", "  ");
+    out << "\n" << heading;
+    for (const auto& s : b.stages) {
+      const std::string rate = s.samples_per_second ? format_figure(*s.samples_per_second) + " samples/s" : "-";
+      const bool bounding = s.stage == b.bounding_stage;
+      out << wrap(s.derivation, "  " + pad_right(s.stage, 9) + pad_left(rate, 18) + (bounding ? " <- " : "    "),
+                  std::string(33, ' '));
+    }
+    if (!b.explanation.empty()) out << wrap(b.explanation, "  ", "  ");
+  }
+
   std::string problems;
   for (const auto& probe : report.probes) {
     if (probe.status == ProbeStatus::ok && probe.case_errors.empty()) continue;
-    const std::string& tint = probe.status == ProbeStatus::failed ? red : yellow;
-    problems += "  " + tint + pad_right(to_string(probe.status), 10) + reset + probe.stage + " (" +
-                probe.probe + "): " + probe.reason + "\n";
-    for (const auto& error : probe.case_errors) problems += "            case error: " + error + "\n";
+    const std::string& tint = probe.status == ProbeStatus::failed ? paint.red : paint.yellow;
+    const std::string word = pad_right(to_string(probe.status), 10);
+    std::string wrapped = wrap(probe.stage + " (" + probe.probe + "): " + probe.reason, "  " + word, std::string(12, ' '));
+    if (color) wrapped = "  " + tint + word + paint.reset + wrapped.substr(2 + word.size());
+    problems += wrapped;
+    for (const auto& error : probe.case_errors) problems += wrap("case error: " + error, std::string(12, ' '), std::string(14, ' '));
   }
   if (!problems.empty()) out << "\nProbes without full results:\n" << problems;
+
+  if (judged_any) {
+    std::string word = verdict_word(judged.overall);
+    for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    out << "\n" << paint.bold << "Overall: " << paint.of(judged.overall) << word << paint.reset << paint.bold << " ("
+        << counts_text(count_verdicts(judged)) << ")" << paint.reset << "\n";
+  }
   return out.str();
 }
 

@@ -1,0 +1,47 @@
+// `pipecheck stress`: its flags (CLI11) and the command, which runs stress/run_stress and turns
+// its outcome into the exit code (0 pass, 1 fail, 2 usage, 3 could not run).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "stress/stress_run.hpp"
+
+namespace pipecheck {
+
+// The flags as parsed; run_stress_command validates and converts them.
+struct StressCliState {
+  std::string duration = "5m";
+  std::string profile = "steady";
+  std::optional<std::string> period;
+  bool until_failure = false;
+  std::string max_duration = "24h";
+  bool cpu = false;
+  unsigned cpu_threads = 0;
+  std::string gpus;  // "0,2", "none", "" = all
+  std::string dtype = "bf16";
+  int matrix = 8192;
+  std::string out;  // "" = results/stress-<host>-<time>
+  std::string interval = "1s";
+  double tolerance_pct = 10;
+  double verify_tolerance = 1e-3;
+  std::string hang_timeout = "60s";
+  bool no_memtest = false;
+  bool plain = false;
+  bool no_kernel_log = false;
+  std::string sysfs_root = "/";
+};
+
+// Adds the `stress` subcommand with its flags bound to `state`.
+CLI::App* add_stress_command(CLI::App& app, StressCliState& state);
+// Runs it; prints one line and returns 2 for bad flag values, 3 when it cannot run.
+int run_stress_command(const StressCliState& state);
+
+// "90" and "90s" -> 90, "10m" -> 600, "2h" -> 7200, "1.5m" -> 90; nullopt for anything else.
+std::optional<double> parse_duration_seconds(const std::string& text);
+// The config run_stress gets; throws UsageError naming the flag.
+StressConfig stress_config_from_cli(const StressCliState& state, bool stdout_is_tty);
+
+}  // namespace pipecheck

@@ -1,0 +1,367 @@
+// pipecheck-jpeg: CPU JPEG decode throughput (images/s, megapixels/s) on a user's dataset or a
+// generated photo-like corpus: full decode, DCT-scaled decode, decode + resize to the training
+// size, from one thread to all cores, each thread with its own TurboJPEG handle.
+#include <benchmark/benchmark.h>
+#include <turbojpeg.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "core/probe_main.hpp"
+#include "io/jpeg_corpus.hpp"
+#include "io/jpeg_decoder.hpp"
+#include "io/jpeg_nvjpeg.hpp"
+#include "io/jpeg_scaling.hpp"
+
+namespace pipecheck {
+namespace {
+
+// The work model: what each case does to one image after reading its bytes from memory.
+enum class OpKind { full, dct_scaled, resize_with_dct, resize_plain };
+struct DecodeOp {
+  const char* key;
+  const char* what;
+  OpKind kind;
+  JpegScale scale;  // for dct_scaled
+};
+constexpr DecodeOp kOps[] = {
+    {"full", "full decode to RGB", OpKind::full, {1, 1}},
+    {"resize", "decode + resize, DCT-scaled first", OpKind::resize_with_dct, {1, 1}},
+    {"resize_plain", "decode + resize, no DCT shortcut", OpKind::resize_plain, {1, 1}},
+    {"dct_1_2", "DCT-scaled decode 1/2", OpKind::dct_scaled, {1, 2}},
+    {"dct_1_4", "DCT-scaled decode 1/4", OpKind::dct_scaled, {1, 4}},
+};
+
+// One set of images a case runs over, with what verifies its decodes.
+struct ImageSet {
+  std::string name;  // "baseline", "progressive"
+  std::vector<const JpegImage*> images;
+  const std::vector<unsigned char>* source_rgb = nullptr;  // pixels images[0] was encoded from
+};
+
+struct ProbeConfig {
+  std::pair<int, int> train_size{640, 640};
+  int quality = 90;  // of a generated corpus: sets the verification bound
+  int flags = 0;     // TJFLAG_* (fast DCT / fast upsampling when --decode fast)
+  std::map<std::string, std::string> corpus_label;  // corpus facts repeated in every label
+};
+
+struct Verification {
+  bool ok = false;
+  std::string how;
+};
+
+// Everything the cases read; built once in register_cases, alive until the process ends.
+struct ProbeData {
+  JpegCorpus corpus;
+  JpegCorpus progressive_extra;  // progressive re-encode of generated images
+  std::vector<unsigned char> first_rgb, first_progressive_rgb;
+  std::vector<ImageSet> sets;
+  ProbeConfig config;
+  std::mutex mutex;
+  std::map<std::string, double> one_thread_rate;  // case key -> images/s of its 1-thread run
+  std::map<std::string, Verification> verified;    // case key -> its one verification
+};
+ProbeData* g_data = nullptr;
+
+// Decodes one image the way `op` does. The output sizes come from the image and the target.
+DecodeResult apply_op(JpegDecoder& decoder, const JpegImage& image, const DecodeOp& op,
+                      const ProbeConfig& config, RgbImage& decoded, RgbImage& resized,
+                      std::vector<unsigned char>& scratch) {
+  const auto [tw, th] = config.train_size;
+  JpegScale scale = op.scale;
+  if (op.kind == OpKind::resize_with_dct) {
+    scale = pick_dct_scale(image.header.width, image.header.height, tw, th);
+  }
+  DecodeResult result =
+      decoder.decode(image.bytes.data(), image.bytes.size(), scale, decoded, config.flags);
+  if (result.ok && (op.kind == OpKind::resize_with_dct || op.kind == OpKind::resize_plain)) {
+    resize_rgb(decoded, tw, th, resized, scratch);
+  }
+  return result;
+}
+
+// Decodes the set's first image once and compares the output with the source pixels (a
+// generated corpus) resized to the output size, or, for a dataset, with the full decode.
+Verification verify_op(const DecodeOp& op, const ImageSet& set, const ProbeConfig& config) {
+  JpegDecoder decoder;
+  RgbImage decoded, resized, reference, full;
+  std::vector<unsigned char> scratch;
+  const JpegImage& image = *set.images.front();
+  const DecodeResult result = apply_op(decoder, image, op, config, decoded, resized, scratch);
+  if (!result.ok) return {false, "decode failed: " + result.message};
+  const bool resizes = op.kind == OpKind::resize_with_dct || op.kind == OpKind::resize_plain;
+  const RgbImage& output = resizes ? resized : decoded;
+  if (set.source_rgb != nullptr) {
+    full = {image.header.width, image.header.height, *set.source_rgb};
+  } else if (!decoder.decode(image.bytes.data(), image.bytes.size(), {1, 1}, full).ok) {
+    return {false, "reference full decode failed"};
+  }
+  if (full.width == output.width && full.height == output.height) {
+    reference = full;
+  } else {
+    resize_rgb(full, output.width, output.height, reference, scratch);
+  }
+  const double error = mean_abs_error(output, reference);
+  // JPEG at quality q loses roughly (100 - q) / 10 levels on grainy content; scaling adds a
+  // filter mismatch. Far above either, the output is wrong, not lossy.
+  const double bound = (set.source_rgb ? 3.0 + 0.15 * (100 - config.quality) : 0.5) +
+                       (output.width == full.width ? 0.0 : 4.0);
+  char text[128];
+  std::snprintf(text, sizeof text, "mean abs error %.2f vs %s (bound %.1f)", error,
+                set.source_rgb ? "source pixels" : "full decode", bound);
+  return {error >= 0 && error < bound, text};
+}
+
+std::string format_ratio(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", value);
+  return text;
+}
+
+// This thread's share of the set: every threads-th image, so all threads stay busy even
+// when the set is smaller than the thread count.
+std::vector<const JpegImage*> thread_share(const ImageSet& set, int thread, int threads) {
+  std::vector<const JpegImage*> share;
+  for (std::size_t i = thread; i < set.images.size(); i += threads) share.push_back(set.images[i]);
+  if (share.empty()) share.push_back(set.images[thread % set.images.size()]);
+  return share;
+}
+
+void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set,
+              const std::string& case_key) {
+  ProbeData& data = *g_data;
+  const int threads = state.threads();
+  const auto share = thread_share(set, state.thread_index(), threads);
+  JpegDecoder decoder;  // per thread, reused: what a loader worker holds
+  RgbImage decoded, resized;
+  std::vector<unsigned char> scratch;
+  // Untimed first pass over the share: buffers reach their final size, caches warm.
+  for (const JpegImage* image : share) apply_op(decoder, *image, op, data.config, decoded, resized, scratch);
+  std::size_t next = 0, failures = 0;
+  double pixels = 0;
+  std::string failure;
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    const JpegImage& image = *share[next];
+    next = next + 1 == share.size() ? 0 : next + 1;
+    const DecodeResult result = apply_op(decoder, image, op, data.config, decoded, resized, scratch);
+    if (!result.ok) {  // every return code is checked; warnings count as failures too
+      ++failures;
+      failure = image.name + ": " + result.message;
+    }
+    pixels += static_cast<double>(image.header.width) * image.header.height;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (failures > 0) {
+    state.SkipWithError((std::to_string(failures) + " decodes failed, last: " + failure).c_str());
+    return;
+  }
+  state.counters["images_per_second"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["megapixels_per_second"] = benchmark::Counter(pixels / 1e6, benchmark::Counter::kIsRate);
+  if (state.thread_index() != 0) return;  // one label per case
+  Verification verification;
+  {
+    // Once per case, not once per Google Benchmark trial run: it is outside the timing but
+    // costs wall time.
+    std::lock_guard<std::mutex> lock(data.mutex);
+    auto it = data.verified.find(case_key);
+    if (it == data.verified.end()) it = data.verified.emplace(case_key, verify_op(op, set, data.config)).first;
+    verification = it->second;
+  }
+  const double rate = seconds > 0 ? threads * static_cast<double>(state.iterations()) / seconds : 0;
+  auto label = data.config.corpus_label;
+  label["what"] = std::string(op.what) + (set.name == "progressive" ? " (progressive)" : "") +
+                  ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+  label["op"] = op.key;
+  label["set"] = set.name;
+  label["set_images"] = std::to_string(set.images.size());
+  label["threads"] = std::to_string(threads);
+  label["verified"] = verification.ok ? "yes" : "no";
+  label["verify"] = verification.how;
+  if (op.kind == OpKind::resize_with_dct || op.kind == OpKind::resize_plain) {
+    label["train_size"] = std::to_string(data.config.train_size.first) + "x" + std::to_string(data.config.train_size.second);
+    label["resize"] = "separable antialiased bilinear (triangle filter), stretch";
+  }
+  if (op.kind == OpKind::resize_with_dct) {
+    const JpegScale s = pick_dct_scale(set.images[0]->header.width, set.images[0]->header.height,
+                                       data.config.train_size.first, data.config.train_size.second);
+    label["dct_scale"] = std::to_string(s.num) + "/" + std::to_string(s.denom);
+  }
+  {
+    std::lock_guard<std::mutex> lock(data.mutex);
+    if (threads == 1) {
+      data.one_thread_rate[case_key] = rate;  // the last (final) 1-thread run of this case
+    } else if (const auto it = data.one_thread_rate.find(case_key); it != data.one_thread_rate.end()) {
+      if (const auto e = scaling_efficiency(it->second, rate, threads)) {
+        label["scaling_efficiency"] = format_ratio(*e);
+      }
+    }
+  }
+  state.SetLabel(encode_label(label));
+}
+
+// Sizes: quick keeps the run to seconds; full widens the sample.
+std::size_t default_count(ProbeMode mode) {
+  return mode == ProbeMode::quick ? 6 : mode == ProbeMode::full ? 64 : 24;
+}
+std::size_t dataset_cap(ProbeMode mode) {
+  return mode == ProbeMode::quick ? 64 : mode == ProbeMode::full ? 4096 : 512;
+}
+
+int parse_int_flag(const ProbeOptions& options, const std::string& flag, int fallback, int lo, int hi) {
+  const std::string* text = options.last(flag);
+  if (text == nullptr) return fallback;
+  if (text->empty() || text->size() > 6 || text->find_first_not_of("0123456789") != std::string::npos ||
+      std::stoi(*text) < lo || std::stoi(*text) > hi) {
+    throw UsageError("--" + flag + " " + *text + ": expected a whole number in " +
+                     std::to_string(lo) + ".." + std::to_string(hi));
+  }
+  return std::stoi(*text);
+}
+
+std::string join_bad_files(const std::vector<BadJpegFile>& bad, std::size_t limit) {
+  std::string text;
+  for (std::size_t i = 0; i < bad.size() && i < limit; ++i) {
+    text += (i ? ", " : "") + bad[i].name + " (" + bad[i].reason + ")";
+  }
+  if (bad.size() > limit) text += ", ... " + std::to_string(bad.size() - limit) + " more";
+  std::replace(text.begin(), text.end(), ';', ',');  // labels split on ';'
+  return text;
+}
+
+// Reports the corpus as context and as label fields every case carries.
+void describe_corpus(const JpegCorpus& corpus, ProbeConfig& config) {
+  const auto [mw, mh] = corpus.median_dimensions();
+  std::string histogram;
+  for (const auto& [name, n] : corpus.subsampling_histogram()) {
+    histogram += (histogram.empty() ? "" : " ") + name + "=" + std::to_string(n);
+  }
+  const std::map<std::string, std::string> facts = {
+      {"corpus", corpus.source},
+      {"corpus_images", std::to_string(corpus.images.size())},
+      {"corpus_bytes", std::to_string(corpus.total_bytes())},
+      {"median_size", std::to_string(mw) + "x" + std::to_string(mh)},
+      {"progressive", std::to_string(corpus.progressive_count())},
+      {"baseline", std::to_string(corpus.images.size() - corpus.progressive_count())},
+      {"subsampling", histogram},
+      {"bad_files", std::to_string(corpus.bad_files.size())},
+  };
+  for (const auto& [key, value] : facts) benchmark::AddCustomContext("pipecheck_decode_" + key, value);
+  benchmark::AddCustomContext("pipecheck_decode_corpus_description", corpus.description);
+  config.corpus_label = facts;
+  if (!corpus.bad_files.empty()) {
+    const std::string names = join_bad_files(corpus.bad_files, 5);
+    benchmark::AddCustomContext("pipecheck_decode_bad_file_names", join_bad_files(corpus.bad_files, 50));
+    config.corpus_label["bad_file_names"] = names;
+    std::fprintf(stderr, "pipecheck-jpeg: %zu bad files left out: %s\n", corpus.bad_files.size(), names.c_str());
+  }
+}
+
+void build_sets(ProbeData& data) {
+  ImageSet baseline{"baseline", {}, nullptr}, progressive{"progressive", {}, nullptr};
+  for (const auto& image : data.corpus.images) {
+    (image.header.progressive ? progressive : baseline).images.push_back(&image);
+  }
+  for (const auto& image : data.progressive_extra.images) progressive.images.push_back(&image);
+  if (data.corpus.source == "generated") {
+    baseline.source_rgb = &data.first_rgb;
+    progressive.source_rgb = &data.first_progressive_rgb;
+  }
+  if (!baseline.images.empty()) data.sets.push_back(baseline);
+  if (!progressive.images.empty()) data.sets.push_back(progressive);
+}
+
+void register_benchmarks(ProbeData& data, const std::vector<int>& thread_counts) {
+  for (const ImageSet& set : data.sets) {
+    for (const DecodeOp& op : kOps) {
+      // Progressive files: the full decode shows their cost; the other ops repeat it.
+      if (set.name == "progressive" && op.kind != OpKind::full) continue;
+      const std::string key = set.name == "progressive" ? std::string(op.key) + "_progressive" : op.key;
+      for (int threads : thread_counts) {
+        benchmark::RegisterBenchmark(("decode/" + key).c_str(),
+                                     [&op, &set, key](benchmark::State& state) { run_case(state, op, set, key); })
+            ->Threads(threads)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+      }
+    }
+  }
+}
+
+// The GPU decode case: one iteration, no rate, a label that says why it did not measure.
+void register_nvjpeg_case() {
+  const std::string status = nvjpeg_case_status(find_nvjpeg());
+  benchmark::AddCustomContext("pipecheck_decode_nvjpeg", status);
+  benchmark::RegisterBenchmark("decode/nvjpeg", [status](benchmark::State& state) {
+    for (auto _ : state) {
+    }
+    state.SetLabel(encode_label({{"what", "nvJPEG GPU decode"}, {"status", status}}));
+  })->Iterations(1);
+}
+
+// --save-corpus DIR: writes the generated JPEGs, so another tool (tjbench) decodes the very
+// same bytes. Only into the directory the user named.
+void save_corpus(const JpegCorpus& corpus, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  for (const auto& image : corpus.images) {
+    const auto path = std::filesystem::path(dir) / image.name;
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(image.bytes.data()), static_cast<std::streamsize>(image.bytes.size()));
+    if (!out) throw UsageError("--save-corpus " + dir + ": cannot write " + path.string());
+  }
+}
+
+std::string register_cases(const ProbeOptions& options) {
+  static ProbeData data;
+  g_data = &data;
+  const auto size = parse_dimensions("size", options.last("size") ? *options.last("size") : "2000x1500");
+  data.config.train_size = parse_dimensions("train-size", options.last("train-size") ? *options.last("train-size") : "640x640");
+  data.config.quality = parse_int_flag(options, "quality", 90, 1, 100);
+  const int count = parse_int_flag(options, "count", static_cast<int>(default_count(options.mode)), 1, 100000);
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const auto thread_counts = options.last("threads") ? parse_thread_counts(*options.last("threads")) : power_of_two_threads(cores);
+  const std::string decode_mode = options.last("decode") ? *options.last("decode") : "accurate";
+  if (decode_mode != "accurate" && decode_mode != "fast") {
+    throw UsageError("--decode " + decode_mode + ": expected accurate or fast");
+  }
+  data.config.flags = decode_mode == "fast" ? TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE : 0;
+  benchmark::AddCustomContext("pipecheck_decode_flags", decode_mode == "fast" ? "fast (TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE)" : "accurate (libjpeg-turbo defaults: islow DCT, smooth upsampling)");
+  if (const std::string* dir = options.last("images")) {
+    data.corpus = load_jpeg_directory(*dir, dataset_cap(options.mode));
+  } else {
+    GeneratedCorpusSpec spec{size.first, size.second, data.config.quality, static_cast<std::size_t>(count), TJSAMP_420, false};
+    data.corpus = generate_jpeg_corpus(spec, &data.first_rgb);
+    // A progressive re-encode of a few of the same scenes, so its cost shows beside baseline.
+    spec.progressive = true;
+    spec.count = std::min<std::size_t>(spec.count, 4);
+    data.progressive_extra = generate_jpeg_corpus(spec, &data.first_progressive_rgb);
+    if (const std::string* out = options.last("save-corpus")) save_corpus(data.corpus, *out);
+    benchmark::AddCustomContext("pipecheck_decode_progressive_case", "progressive re-encode of the first " + std::to_string(spec.count) + " generated images");
+  }
+  describe_corpus(data.corpus, data.config);
+  build_sets(data);
+  register_benchmarks(data, thread_counts);
+  register_nvjpeg_case();
+  return "";
+}
+
+}  // namespace
+}  // namespace pipecheck
+
+int main(int argc, char** argv) {
+  return pipecheck::run_probe_main(argc, argv, "decode", "pipecheck-jpeg", pipecheck::register_cases,
+                                   {"images", "size", "quality", "count", "train-size", "threads", "decode", "save-corpus"});
+}

@@ -1,0 +1,101 @@
+// JUnit XML renderer (the common Jenkins/GitLab schema); every text is XML-escaped.
+#include "reports/render_junit.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "reports/escape.hpp"
+
+namespace pipecheck {
+
+namespace {
+
+std::string x(std::string_view text) { return xml_escape(text); }
+
+std::string seconds_text(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3f", seconds);
+  return buffer;
+}
+
+struct Suite {
+  std::string stage;
+  std::vector<const Judgement*> cases;
+  int failures = 0;
+  int skipped = 0;
+  double seconds = 0;
+};
+
+}  // namespace
+
+std::string render_junit(const Report& report, const Inventory&, const Judged& judged, const RenderExtras&) {
+  // Suites in pipeline order, then stages only the judge named (inventory facts).
+  std::vector<Suite> suites;
+  for (const auto& stage : stages_in_pipeline_order(report)) suites.push_back({stage, {}, 0, 0, 0});
+  for (const auto& j : judged.judgements) {
+    const std::string stage = j.stage.empty() ? "pipecheck" : j.stage;
+    auto suite = std::find_if(suites.begin(), suites.end(), [&](const Suite& s) { return s.stage == stage; });
+    if (suite == suites.end()) {
+      suites.push_back({stage, {}, 0, 0, 0});
+      suite = suites.end() - 1;
+    }
+    suite->cases.push_back(&j);
+    if (j.verdict == Verdict::fail) ++suite->failures;
+    if (j.verdict == Verdict::skipped) ++suite->skipped;
+  }
+  for (const auto& probe : report.probes) {
+    for (auto& suite : suites) {
+      if (suite.stage == probe.stage) suite.seconds += probe.seconds;
+    }
+  }
+  suites.erase(std::remove_if(suites.begin(), suites.end(), [](const Suite& s) { return s.cases.empty(); }),
+               suites.end());
+  int tests = 0, failures = 0, skipped = 0;
+  double seconds = 0;
+  for (const auto& s : suites) {
+    tests += static_cast<int>(s.cases.size());
+    failures += s.failures;
+    skipped += s.skipped;
+    seconds += s.seconds;
+  }
+  // JUnit's timestamp is an xs:dateTime without a zone.
+  std::string timestamp = report.started_utc;
+  if (!timestamp.empty() && timestamp.back() == 'Z') timestamp.pop_back();
+
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<testsuites name=\"pipecheck " << x(report.host) << "\" tests=\"" << tests << "\" failures=\"" << failures
+      << "\" errors=\"0\" skipped=\"" << skipped << "\" time=\"" << seconds_text(seconds) << "\">\n";
+  for (const auto& s : suites) {
+    out << "  <testsuite name=\"" << x(s.stage) << "\" tests=\"" << s.cases.size() << "\" failures=\"" << s.failures
+        << "\" errors=\"0\" skipped=\"" << s.skipped << "\" time=\"" << seconds_text(s.seconds) << "\" timestamp=\""
+        << x(timestamp) << "\" hostname=\"" << x(report.host) << "\">\n";
+    for (const Judgement* j : s.cases) {
+      out << "    <testcase classname=\"" << x(s.stage) << "\" name=\"" << x(j->subject) << "\" time=\"0\">";
+      const std::string detail = (j->what.empty() ? "" : j->what + "\n") + j->explanation +
+                                 (j->rule.empty() ? "" : "\nrule: " + j->rule);
+      switch (j->verdict) {
+        case Verdict::fail:
+          out << "\n      <failure message=\"" << x(j->explanation) << "\" type=\"fail\">" << x(detail)
+              << "</failure>\n    ";
+          break;
+        case Verdict::skipped:
+          out << "\n      <skipped message=\"" << x(j->explanation) << "\"/>\n    ";
+          break;
+        case Verdict::warn:
+        case Verdict::info:
+          out << "\n      <system-out>" << x(std::string(to_string(j->verdict)) + ": " + detail) << "</system-out>\n    ";
+          break;
+        case Verdict::pass:
+          break;
+      }
+      out << "</testcase>\n";
+    }
+    out << "  </testsuite>\n";
+  }
+  out << "</testsuites>\n";
+  return out.str();
+}
+
+}  // namespace pipecheck

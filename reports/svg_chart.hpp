@@ -1,0 +1,63 @@
+// Inline SVG charts for report.html: horizontal bars of measured vs ceiling, and line charts
+// (scaling curves, size sweeps, telemetry over time with shaded bands). No scripts, no network.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pipecheck {
+
+struct ChartBar {
+  std::string label;              // "memcpy, 2 threads"
+  double value = 0;
+  std::optional<double> ceiling;  // drawn as the track behind the bar
+  std::string note;               // visible beside the bar: "52.8 GB/s, 83.8% of 63.0 GB/s"
+  std::string tooltip;            // SVG <title>: the ceiling's derivation
+  std::string tone;               // CSS class suffix: a verdict name ("pass", "fail", ...)
+};
+
+struct BarChart {
+  std::string title;
+  std::vector<ChartBar> bars;
+};
+
+struct LinePoint {
+  double x = 0;
+  double y = 0;
+  std::string tooltip;  // empty: "x, y" in the axis formats
+};
+
+struct LineSeries {
+  std::string name;
+  std::vector<LinePoint> points;
+  bool dashed = false;  // a reference line (a limit, perfect scaling)
+};
+
+// An x range shaded behind the lines (a throttle period).
+struct ChartBand {
+  double x0 = 0;
+  double x1 = 0;
+};
+
+enum class AxisFormat { number, bytes, seconds };
+
+struct LineChart {
+  std::string title;
+  std::string x_label;
+  std::string y_label;
+  AxisFormat x_format = AxisFormat::number;
+  bool log2_x = false;  // sizes and thread counts double from point to point
+  std::vector<LineSeries> series;
+  std::vector<ChartBand> bands;
+  std::string band_label;  // legend text of the bands ("throttled")
+};
+
+// Each returns one <svg> element; every text from the records is escaped.
+std::string render_bar_chart(const BarChart& chart);
+std::string render_line_chart(const LineChart& chart);
+
+// "4 KiB", "256 MiB", "1 GiB": the axis label of a byte count.
+std::string bytes_label(double bytes);
+
+}  // namespace pipecheck

@@ -1,0 +1,55 @@
+// Counting wrong burn results and memory-test errors on the host.
+#include "stress/burn_verify.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "stress/verify_rule.hpp"
+
+namespace pipecheck {
+
+namespace {
+
+template <typename T>
+std::uint64_t count_wrong(std::span<const T> result, std::span<const T> reference, double tolerance) {
+  const std::size_t common = std::min(result.size(), reference.size());
+  std::uint64_t wrong = std::max(result.size(), reference.size()) - common;
+  for (std::size_t i = 0; i < common; ++i) {
+    if (burn_result_wrong(result[i], reference[i], tolerance)) ++wrong;
+  }
+  return wrong;
+}
+
+}  // namespace
+
+std::uint64_t count_wrong_results(std::span<const float> result, std::span<const float> reference,
+                                  double tolerance) {
+  return count_wrong(result, reference, tolerance);
+}
+
+std::uint64_t count_wrong_results(std::span<const double> result,
+                                  std::span<const double> reference, double tolerance) {
+  return count_wrong(result, reference, tolerance);
+}
+
+std::uint64_t count_memtest_errors(std::span<const std::uint32_t> words, int pattern,
+                                   std::uint64_t first_index) {
+  std::uint64_t errors = 0;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (words[i] != memtest_word(pattern, first_index + i)) ++errors;
+  }
+  return errors;
+}
+
+bool reference_element_ok(double element, double exact_dot, double abs_dot, double tolerance) {
+  const double difference = element > exact_dot ? element - exact_dot : exact_dot - element;
+  return difference <= tolerance * std::max(abs_dot, 1e-30);
+}
+
+double reference_tolerance(const char* dtype) {
+  if (std::strcmp(dtype, "fp64") == 0) return 1e-10;
+  if (std::strcmp(dtype, "tf32") == 0) return 4e-3;  // 10-bit mantissa inputs
+  return 1e-3;  // FP32 accumulation: about n x 2^-24 of the absolute sum at worst
+}
+
+}  // namespace pipecheck

@@ -1,0 +1,151 @@
+// Sampling GPU and host telemetry into rows once an interval.
+#include "stress/telemetry_sampler.hpp"
+
+#include <cstdio>
+#include <ctime>
+
+namespace pipecheck {
+
+std::string utc_now_iso_ms() {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  std::tm utc{};
+  gmtime_r(&now.tv_sec, &utc);
+  char buffer[48];
+  const std::size_t used = std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%S", &utc);
+  std::snprintf(buffer + used, sizeof buffer - used, ".%03ldZ", now.tv_nsec / 1000000);
+  return buffer;
+}
+
+TelemetrySampler::TelemetrySampler(SamplerSources sources, std::chrono::milliseconds interval,
+                                   Clock::time_point start, Sink sink)
+    : sources_(std::move(sources)), interval_(interval), start_(start), sink_(std::move(sink)),
+      last_flops_(sources_.gpus.size() + 1, 0.0) {}
+
+TelemetrySampler::~TelemetrySampler() {
+  {
+    const std::lock_guard lock(stop_mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void TelemetrySampler::start() {
+  // The first host sample only primes the counters that rates need.
+  if (sources_.host) sources_.host->sample(Clock::now());
+  last_tick_ = Clock::now();
+  thread_ = std::thread([this] { loop(); });
+}
+
+void TelemetrySampler::stop() {
+  {
+    const std::lock_guard lock(stop_mutex_);
+    if (stop_) return;
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  sample_once();
+}
+
+void TelemetrySampler::loop() {
+  auto next = Clock::now() + interval_;
+  std::unique_lock lock(stop_mutex_);
+  while (!stop_) {
+    // Against a fixed schedule, so the rows do not drift by the sampling time.
+    if (wake_.wait_until(lock, next, [this] { return stop_; })) break;
+    lock.unlock();
+    sample_once();
+    lock.lock();
+    next += interval_;
+    if (next < Clock::now()) next = Clock::now() + interval_;
+  }
+}
+
+TelemetryRow TelemetrySampler::gpu_row(const SampledGpu& gpu, double dt_s, std::string& error) {
+  TelemetryRow row;
+  row.source = "gpu";
+  row.gpu_index = gpu.index;
+  row.gpu_bus_id = gpu.bus_id;
+  if (gpu.device && sources_.nvml) {
+    const GpuReading reading = sources_.nvml->read(*gpu.device, gpu.bus_id);
+    row.temp_c = reading.temp_c;
+    row.mem_temp_c = reading.mem_temp_c;
+    row.power_w = reading.power_w;
+    row.power_limit_w = reading.power_limit_w;
+    row.sm_clock_mhz = reading.sm_clock_mhz;
+    row.mem_clock_mhz = reading.mem_clock_mhz;
+    row.util_gpu_pct = reading.util_gpu_pct;
+    row.util_mem_pct = reading.util_mem_pct;
+    row.throttle_mask = reading.throttle_mask;
+    row.ecc_corrected = reading.ecc_corrected;
+    row.ecc_uncorrected = reading.ecc_uncorrected;
+    row.pcie_replays = reading.pcie_replays;
+    error = reading.error;
+  }
+  return row;
+}
+
+TelemetryRow TelemetrySampler::host_row(Clock::time_point now, double) {
+  TelemetryRow row;
+  row.source = "host";
+  const HostReading reading = sources_.host->sample(now);
+  row.cpu_util_pct = reading.cpu_util_pct;
+  row.cpu_temp_c = reading.cpu_temp_c;
+  row.cpu_package_w = reading.cpu_package_w;
+  return row;
+}
+
+namespace {
+
+// The burn's rate over the interval, from its cumulative verified FLOPs.
+void add_rate(TelemetryRow& row, const WorkerCounters* counters, double& last_flops, double dt_s) {
+  if (!counters) return;
+  const double flops = counters->flops.load();
+  if (dt_s > 0) row.tflops = (flops - last_flops) / dt_s / 1e12;
+  last_flops = flops;
+  row.wrong_results = counters->wrong_results.load() + counters->memory_errors.load();
+}
+
+}  // namespace
+
+void TelemetrySampler::sample_once() {
+  const std::lock_guard lock(mutex_);
+  const auto now = Clock::now();
+  const double dt_s = last_tick_ ? std::chrono::duration<double>(now - *last_tick_).count() : 0.0;
+  last_tick_ = now;
+  SampleTick tick;
+  const std::string utc = utc_now_iso_ms();
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  std::vector<XidEvent> xids = sources_.xids ? sources_.xids->take() : std::vector<XidEvent>{};
+  for (std::size_t i = 0; i < sources_.gpus.size(); ++i) {
+    const SampledGpu& gpu = sources_.gpus[i];
+    std::string error;
+    TelemetryRow row = gpu_row(gpu, dt_s, error);
+    if (!error.empty()) tick.telemetry_errors.emplace_back(gpu.index, error);
+    add_rate(row, gpu.counters, last_flops_[i], dt_s);
+    for (auto it = xids.begin(); it != xids.end();) {
+      if (it->bus_id == gpu.bus_id) {
+        row.xids.push_back(it->xid);
+        it = xids.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    tick.rows.push_back(std::move(row));
+  }
+  tick.other_xids = std::move(xids);
+  if (sources_.host) {
+    TelemetryRow row = host_row(now, dt_s);
+    add_rate(row, sources_.cpu_counters, last_flops_.back(), dt_s);
+    tick.rows.push_back(std::move(row));
+  }
+  for (auto& row : tick.rows) {
+    row.utc_time = utc;
+    row.elapsed_s = elapsed;
+  }
+  if (sink_) sink_(tick);
+}
+
+}  // namespace pipecheck

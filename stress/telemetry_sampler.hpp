@@ -1,0 +1,87 @@
+// The telemetry sampler thread of the stress run: once an interval, one row per GPU (NVML
+// readings, the burn's TFLOP/s and wrong count, Xids since the last row) and one host row (CPU
+// utilization, temperature, package power, the CPU burn's rate), handed to a callback that
+// writes them out at once.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/nvml_library.hpp"
+#include "stress/burn_worker.hpp"
+#include "stress/gpu_telemetry.hpp"
+#include "stress/host_sampler.hpp"
+#include "stress/telemetry_csv.hpp"
+#include "stress/xid_monitor.hpp"
+
+namespace pipecheck {
+
+struct SampledGpu {
+  int index = -1;
+  std::string bus_id;
+  std::optional<nvml::Device> device;  // none: NVML absent or does not know this GPU
+  const WorkerCounters* counters = nullptr;
+};
+
+struct SamplerSources {
+  HostSampler* host = nullptr;              // null: no host rows
+  const WorkerCounters* cpu_counters = nullptr;  // the CPU burn, when running
+  const NvmlTelemetry* nvml = nullptr;
+  XidMonitor* xids = nullptr;
+  std::vector<SampledGpu> gpus;
+};
+
+// Everything that becomes of one tick: the rows, the Xids that matched no GPU under test, and
+// NVML errors per GPU index.
+struct SampleTick {
+  std::vector<TelemetryRow> rows;
+  std::vector<XidEvent> other_xids;
+  std::vector<std::pair<int, std::string>> telemetry_errors;
+};
+
+class TelemetrySampler {
+ public:
+  using Clock = std::chrono::steady_clock;
+  using Sink = std::function<void(SampleTick&)>;
+
+  TelemetrySampler(SamplerSources sources, std::chrono::milliseconds interval, Clock::time_point start,
+                   Sink sink);
+  ~TelemetrySampler();
+  TelemetrySampler(const TelemetrySampler&) = delete;
+  TelemetrySampler& operator=(const TelemetrySampler&) = delete;
+
+  void start();
+  // Takes one last sample, so the record ends at the end of the run, then stops the thread.
+  void stop();
+  // One tick now, on the caller's thread (the thread calls this too).
+  void sample_once();
+
+ private:
+  void loop();
+  TelemetryRow gpu_row(const SampledGpu& gpu, double dt_s, std::string& error);
+  TelemetryRow host_row(Clock::time_point now, double dt_s);
+
+  SamplerSources sources_;
+  std::chrono::milliseconds interval_;
+  Clock::time_point start_;
+  Sink sink_;
+  std::vector<double> last_flops_;  // per GPU, then the CPU burn last
+  std::optional<Clock::time_point> last_tick_;
+  std::mutex mutex_;  // one tick at a time
+  std::mutex stop_mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+// ISO 8601 UTC with milliseconds: "2026-11-30T09:00:01.250Z".
+std::string utc_now_iso_ms();
+
+}  // namespace pipecheck

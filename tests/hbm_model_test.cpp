@@ -1,0 +1,74 @@
+// HBM work model: bytes moved per op (BabelStream's counting), array sizing, launch geometry
+// and the verification arithmetic.
+#include "kernels/hbm_model.hpp"
+
+#include <gtest/gtest.h>
+
+namespace pipecheck {
+namespace {
+
+constexpr std::uint64_t kMiB = 1ULL << 20;
+constexpr std::uint64_t kGiB = 1ULL << 30;
+
+TEST(HbmModel, BytesMovedPerOp) {
+  const std::uint64_t n = 1000;
+  EXPECT_EQ(hbm_bytes_moved(HbmOp::read, n), 1 * 8 * n);
+  EXPECT_EQ(hbm_bytes_moved(HbmOp::write, n), 1 * 8 * n);
+  EXPECT_EQ(hbm_bytes_moved(HbmOp::copy, n), 2 * 8 * n);
+  EXPECT_EQ(hbm_bytes_moved(HbmOp::triad, n), 3 * 8 * n);
+  EXPECT_EQ(hbm_bytes_moved(HbmOp::d2d_memcpy, n), 2 * 8 * n);
+  EXPECT_EQ(hbm_ops().size(), 5u);
+  EXPECT_STREQ(hbm_op_info(HbmOp::d2d_memcpy).name, "d2d_memcpy");
+}
+
+TEST(HbmModel, ArraysBeyondL2AndAtLeastOneGiB) {
+  const std::uint64_t h200_l2 = 60 * kMiB;
+  const std::uint64_t h200_memory = 141ULL * 1000 * 1000 * 1000;
+  EXPECT_EQ(hbm_array_bytes(ProbeMode::quick, h200_l2, h200_memory), kGiB);
+  EXPECT_EQ(hbm_array_bytes(ProbeMode::standard, h200_l2, h200_memory), 2 * kGiB);
+  EXPECT_EQ(hbm_array_bytes(ProbeMode::full, h200_l2, h200_memory), 4 * kGiB);
+  // A huge L2 (a future part): 4x L2 wins over the floor.
+  EXPECT_EQ(hbm_array_bytes(ProbeMode::quick, 512 * kMiB, h200_memory), 2 * kGiB);
+  // Three arrays must fit: a small card caps each at a quarter of its memory.
+  EXPECT_EQ(hbm_array_bytes(ProbeMode::standard, 4 * kMiB, 2 * kGiB), 512 * kMiB);
+  EXPECT_EQ(hbm_array_bytes(ProbeMode::standard, 4 * kMiB, 2 * kGiB) % kHbmVectorBytes, 0u);
+}
+
+TEST(HbmModel, GridFillsEverySmButNoMoreThanTheWork) {
+  EXPECT_EQ(hbm_grid_blocks(132, 8, 1ULL << 27, 256), 132 * 8);
+  EXPECT_EQ(hbm_grid_blocks(132, 8, 1000, 256), 4);
+  EXPECT_EQ(hbm_grid_blocks(132, 0, 1ULL << 27, 256), 132);  // occupancy query said 0: still run
+}
+
+TEST(HbmModel, InitialValuesAreExactAndNonZero) {
+  for (std::uint64_t i : {0ULL, 1ULL, 511ULL, 1023ULL, 1024ULL, 123456789ULL}) {
+    EXPECT_GE(hbm_init_a(i), 1.0);
+    EXPECT_GT(hbm_init_b(i), 0.0);
+    EXPECT_GT(hbm_init_c(i), 0.0);
+    EXPECT_EQ(hbm_triad_value(i), hbm_init_b(i) + 2.0 * hbm_init_c(i));
+  }
+  EXPECT_NE(hbm_init_a(0), hbm_init_a(1));  // index-dependent: a misplaced element is seen
+  EXPECT_NE(hbm_fill_value(1), hbm_fill_value(2));
+}
+
+TEST(HbmModel, ExpectedReadSumMatchesBruteForce) {
+  for (std::uint64_t n : {0ULL, 1ULL, 2ULL, 1023ULL, 1024ULL, 1025ULL, 5000ULL, 100000ULL}) {
+    double sum = 0;
+    for (std::uint64_t i = 0; i < n; ++i) sum += hbm_init_a(i);
+    EXPECT_EQ(hbm_expected_read_sum(n), sum) << n;
+  }
+  // 2 GiB of doubles: the sum is still an exact double (39 significant bits).
+  const std::uint64_t n = 2 * kGiB / 8;
+  EXPECT_EQ(hbm_expected_read_sum(n), static_cast<double>(n / 1024) * (1024.0 + 511.5));
+}
+
+TEST(HbmModel, VerifyReportsWrongSumAndMismatches) {
+  EXPECT_EQ(hbm_verify(HbmOp::read, 4096, 0, hbm_expected_read_sum(4096)), "");
+  EXPECT_NE(hbm_verify(HbmOp::read, 4096, 0, hbm_expected_read_sum(4096) + 1.0 / 1024), "");
+  EXPECT_EQ(hbm_verify(HbmOp::copy, 4096, 0, 0), "");
+  const std::string wrong = hbm_verify(HbmOp::triad, 4096, 3, 0);
+  EXPECT_NE(wrong.find("triad: 3 of 4096"), std::string::npos) << wrong;
+}
+
+}  // namespace
+}  // namespace pipecheck

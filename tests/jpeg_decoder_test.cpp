@@ -1,0 +1,116 @@
+// CPU decode through TurboJPEG: output matches the source, DCT-scaled sizes, return codes, and
+// the resize (dimensions, constant colour kept, no ringing on a ramp).
+#include "io/jpeg_decoder.hpp"
+
+#include <gtest/gtest.h>
+#include <turbojpeg.h>
+
+#include <algorithm>
+
+#include "io/jpeg_corpus.hpp"
+
+namespace pipecheck {
+namespace {
+
+RgbImage constant_image(int w, int h, unsigned char r, unsigned char g, unsigned char b) {
+  RgbImage image{w, h, {}};
+  for (int i = 0; i < w * h; ++i) image.pixels.insert(image.pixels.end(), {r, g, b});
+  return image;
+}
+
+TEST(JpegDecoder, FullDecodeMatchesSource) {
+  const auto rgb = make_photo_like_rgb(96, 64, 3);
+  JpegDecoder decoder;
+  RgbImage out;
+  for (int subsampling : {TJSAMP_444, TJSAMP_420}) {
+    const auto jpeg = encode_jpeg(rgb, 96, 64, 95, subsampling, false);
+    const DecodeResult result = decoder.decode(jpeg.data(), jpeg.size(), {1, 1}, out);
+    ASSERT_TRUE(result.ok) << result.message;
+    EXPECT_EQ(out.width, 96);
+    EXPECT_EQ(out.height, 64);
+    const double error = mean_abs_error(out, RgbImage{96, 64, rgb});
+    EXPECT_GE(error, 0.0);
+    EXPECT_LT(error, 4.0) << "subsampling " << subsampling;
+  }
+}
+
+TEST(JpegDecoder, DctScaledSizesRoundUp) {
+  const auto jpeg = encode_jpeg(make_photo_like_rgb(67, 45, 1), 67, 45, 90, TJSAMP_420, false);
+  JpegDecoder decoder;
+  RgbImage out;
+  const struct { JpegScale scale; int w, h; } expected[] = {
+      {{1, 1}, 67, 45}, {{1, 2}, 34, 23}, {{1, 4}, 17, 12}, {{1, 8}, 9, 6}};
+  for (const auto& e : expected) {
+    ASSERT_TRUE(decoder.decode(jpeg.data(), jpeg.size(), e.scale, out).ok);
+    EXPECT_EQ(out.width, e.w) << e.scale.denom;
+    EXPECT_EQ(out.height, e.h) << e.scale.denom;
+    EXPECT_EQ(out.pixels.size(), static_cast<std::size_t>(e.w) * e.h * 3);
+    EXPECT_EQ(scaled_dimension(67, e.scale), e.w);
+  }
+}
+
+TEST(JpegDecoder, PicksSmallestDctScaleStillCoveringTarget) {
+  auto same = [](JpegScale a, int num, int denom) { return a.num == num && a.denom == denom; };
+  EXPECT_TRUE(same(pick_dct_scale(2000, 1500, 640, 640), 1, 2));
+  EXPECT_TRUE(same(pick_dct_scale(3000, 3000, 640, 640), 1, 4));
+  EXPECT_TRUE(same(pick_dct_scale(2000, 1500, 100, 100), 1, 8));
+  EXPECT_TRUE(same(pick_dct_scale(640, 640, 640, 640), 1, 1));
+  EXPECT_TRUE(same(pick_dct_scale(320, 320, 640, 640), 1, 1));  // never upscales
+  EXPECT_TRUE(same(pick_dct_scale(1000, 1000, 640, 640), 3, 4));  // 750 >= 640, 5/8 gives 625
+}
+
+TEST(JpegDecoder, ReportsFailuresWithLibraryMessage) {
+  JpegDecoder decoder;
+  RgbImage out;
+  const std::vector<unsigned char> junk = {'n', 'o', 'p', 'e', 0, 1, 2, 3};
+  DecodeResult result = decoder.decode(junk.data(), junk.size(), {1, 1}, out);
+  EXPECT_FALSE(result.ok);
+  EXPECT_NE(result.message.find("tjDecompressHeader3"), std::string::npos) << result.message;
+
+  const auto jpeg = encode_jpeg(make_photo_like_rgb(96, 64, 2), 96, 64, 90, TJSAMP_420, false);
+  result = decoder.decode(jpeg.data(), jpeg.size() / 2, {1, 1}, out);  // truncated
+  EXPECT_FALSE(result.ok);
+  EXPECT_TRUE(result.warning);
+  EXPECT_NE(result.message.find("tjDecompress2"), std::string::npos) << result.message;
+  // The handle still works after a failure: a loader's worker goes on with the next file.
+  EXPECT_TRUE(decoder.decode(jpeg.data(), jpeg.size(), {1, 1}, out).ok);
+}
+
+TEST(JpegResize, ConstantColourStaysExactly) {
+  RgbImage out;
+  std::vector<unsigned char> scratch;
+  const RgbImage in = constant_image(101, 77, 12, 200, 77);
+  for (auto [w, h] : {std::pair{640, 640}, std::pair{33, 20}, std::pair{1, 1}, std::pair{101, 77}}) {
+    resize_rgb(in, w, h, out, scratch);
+    ASSERT_EQ(out.width, w);
+    ASSERT_EQ(out.height, h);
+    ASSERT_EQ(out.pixels.size(), static_cast<std::size_t>(w) * h * 3);
+    EXPECT_EQ(mean_abs_error(out, constant_image(w, h, 12, 200, 77)), 0.0) << w << "x" << h;
+  }
+}
+
+TEST(JpegResize, RampStaysMonotonicAndInRange) {
+  RgbImage ramp{200, 10, {}};
+  for (int y = 0; y < 10; ++y) {
+    for (int x = 0; x < 200; ++x) {
+      const auto v = static_cast<unsigned char>(x);
+      ramp.pixels.insert(ramp.pixels.end(), {v, v, v});
+    }
+  }
+  RgbImage out;
+  std::vector<unsigned char> scratch;
+  resize_rgb(ramp, 64, 5, out, scratch);
+  for (int x = 1; x < 64; ++x) EXPECT_GE(out.pixels[x * 3], out.pixels[(x - 1) * 3]);
+  EXPECT_LT(out.pixels[0], 8);
+  EXPECT_GT(out.pixels[63 * 3], 191);
+  // The middle output pixel averages the middle of the ramp.
+  EXPECT_NEAR(out.pixels[32 * 3], 101, 3);
+}
+
+TEST(JpegResize, MeanAbsErrorRejectsSizeMismatch) {
+  EXPECT_LT(mean_abs_error(constant_image(2, 2, 0, 0, 0), constant_image(2, 3, 0, 0, 0)), 0);
+  EXPECT_DOUBLE_EQ(mean_abs_error(constant_image(2, 2, 0, 0, 0), constant_image(2, 2, 3, 3, 3)), 3.0);
+}
+
+}  // namespace
+}  // namespace pipecheck

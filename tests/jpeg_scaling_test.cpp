@@ -1,0 +1,56 @@
+// Thread-scaling arithmetic and the decode probe's flag parsing.
+#include "io/jpeg_scaling.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/errors.hpp"
+
+namespace pipecheck {
+namespace {
+
+TEST(JpegScaling, EfficiencyIsRateOverNTimesOneThread) {
+  EXPECT_DOUBLE_EQ(*scaling_efficiency(100, 180, 2), 0.9);
+  EXPECT_DOUBLE_EQ(*scaling_efficiency(50, 50, 1), 1.0);
+  EXPECT_DOUBLE_EQ(*scaling_efficiency(10, 100, 8), 1.25);  // superlinear is reported as is
+  EXPECT_FALSE(scaling_efficiency(0, 100, 2));
+  EXPECT_FALSE(scaling_efficiency(10, 100, 0));
+  EXPECT_FALSE(scaling_efficiency(NAN, 100, 2));
+  EXPECT_FALSE(scaling_efficiency(10, -1, 2));
+}
+
+TEST(JpegScaling, PowersOfTwoUpToMax) {
+  EXPECT_EQ(power_of_two_threads(1), (std::vector<int>{1}));
+  EXPECT_EQ(power_of_two_threads(6), (std::vector<int>{1, 2, 4, 6}));
+  EXPECT_EQ(power_of_two_threads(8), (std::vector<int>{1, 2, 4, 8}));
+}
+
+TEST(JpegScaling, ParsesThreadCounts) {
+  EXPECT_EQ(parse_thread_counts("4"), (std::vector<int>{1, 2, 4}));
+  EXPECT_EQ(parse_thread_counts("6,1,2,2"), (std::vector<int>{1, 2, 6}));
+  for (const char* bad : {"", "0", "a", "1,,2", "2,", "-1", "1.5"}) {
+    try {
+      parse_thread_counts(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const UsageError& error) {
+      EXPECT_NE(std::string(error.what()).find(std::string("--threads ") + bad), std::string::npos);
+    }
+  }
+}
+
+TEST(JpegScaling, ParsesDimensions) {
+  EXPECT_EQ(parse_dimensions("size", "2000x1500"), std::make_pair(2000, 1500));
+  EXPECT_EQ(parse_dimensions("size", "64X48"), std::make_pair(64, 48));
+  for (const char* bad : {"2000", "x5", "0x5", "20x", "axb", "20x5x"}) {
+    try {
+      parse_dimensions("train-size", bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const UsageError& error) {
+      EXPECT_NE(std::string(error.what()).find(std::string("--train-size ") + bad), std::string::npos);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pipecheck

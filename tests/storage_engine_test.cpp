@@ -1,0 +1,183 @@
+// Real reads through the storage probe's engines (io_uring and pread) on files the test
+// writes: every byte compared with what was written.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "io/storage_run.hpp"
+#include "io/storage_scratch.hpp"
+#include "io/storage_workloads.hpp"
+
+namespace pipecheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("pipecheck-" + name + "-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string random_bytes(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::string bytes(n, '\0');
+  for (auto& c : bytes) c = static_cast<char>(rng());
+  return bytes;
+}
+
+void write_file(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+// Copies what each read returned to where it belongs, so the whole file can be compared.
+class CopyingWorkload : public SequentialWorkload {
+ public:
+  CopyingWorkload(int fd, std::uint64_t size, std::uint32_t bs, std::string& into)
+      : SequentialWorkload(fd, 0, size, bs, 4096, {}), into_(into) {}
+  bool complete(const ReadRequest& request, const unsigned char* data, std::int64_t result) override {
+    if (request.offset + static_cast<std::uint64_t>(result) > into_.size()) return false;
+    std::memcpy(into_.data() + request.offset, data, static_cast<std::size_t>(result));
+    return true;
+  }
+
+ private:
+  std::string& into_;
+};
+
+bool uring_usable() { return io_uring_unavailable_reason().empty(); }
+
+PassResult read_once(bool uring, std::unique_ptr<ReadWorkload> workload, EngineSettings settings) {
+  std::vector<std::unique_ptr<Reader>> readers;
+  readers.push_back(make_reader(uring, settings));
+  std::vector<std::unique_ptr<ReadWorkload>> workloads;
+  workloads.push_back(std::move(workload));
+  return run_pass(readers, workloads);
+}
+
+class StorageEngine : public ::testing::TestWithParam<bool> {  // true: io_uring
+ protected:
+  void SetUp() override {
+    if (GetParam() && !uring_usable()) GTEST_SKIP() << "io_uring: " << io_uring_unavailable_reason();
+    dir_ = fresh_dir(std::string("engine-") + (GetParam() ? "uring" : "pread"));
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_P(StorageEngine, DirectReadOfAnOddSizedFileReturnsExactlyItsBytes) {
+  const std::string written = random_bytes(3 * 65536 + 1234, 1);  // not a multiple of 4096
+  write_file(dir_ / "odd.bin", written);
+  const int fd = open((dir_ / "odd.bin").c_str(), O_RDONLY | O_DIRECT);
+  ASSERT_GE(fd, 0);
+  std::string read_back(written.size(), '\0');
+  const PassResult pass = read_once(GetParam(), std::make_unique<CopyingWorkload>(fd, written.size(), 65536, read_back),
+                                    {8, 65536, false, true});
+  close(fd);
+  EXPECT_EQ(pass.error, "");
+  EXPECT_EQ(pass.bytes, written.size());
+  EXPECT_EQ(pass.ops, 4u);
+  EXPECT_EQ(pass.mismatches, 0u);
+  EXPECT_EQ(pass.latencies_ns.size(), 4u);
+  EXPECT_TRUE(read_back == written) << "bytes differ from what was written";
+}
+
+TEST_P(StorageEngine, DatasetReadsEveryFileWholeWithTheRightChecksum) {
+  const std::vector<std::size_t> sizes = {0, 1, 4095, 4096, 5000, (1 << 20) + 3, 70000};
+  std::vector<DatasetFile> files;
+  std::uint64_t expected_sum = 0;
+  std::uint64_t expected_bytes = 0;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const fs::path path = dir_ / ("f" + std::to_string(i));
+    const std::string bytes = random_bytes(sizes[i], static_cast<unsigned>(i + 10));
+    write_file(path, bytes);
+    files.push_back({path.string(), sizes[i]});
+    expected_sum += region_checksum(i, 0, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+    expected_bytes += sizes[i];
+  }
+  auto workload = std::make_unique<DatasetWorkload>(files, 65536, 4096, true, ReadCheck{ReadCheck::checksum, 0});
+  DatasetWorkload& dataset = *workload;
+  // Keep the workload alive past the pass to read its tallies.
+  std::vector<std::unique_ptr<Reader>> readers;
+  readers.push_back(make_reader(GetParam(), {32, 65536, false, false}));
+  std::vector<std::unique_ptr<ReadWorkload>> workloads;
+  workloads.push_back(std::move(workload));
+  const PassResult pass = run_pass(readers, workloads);
+  EXPECT_EQ(pass.error, "");
+  EXPECT_EQ(pass.bytes, expected_bytes);
+  EXPECT_EQ(dataset.files_read(), sizes.size());
+  EXPECT_EQ(dataset.files_unreadable(), 0u);
+  EXPECT_EQ(dataset.checksum(), expected_sum);
+}
+
+TEST_P(StorageEngine, DatasetCountsAVanishedFileAndGoesOn) {
+  write_file(dir_ / "kept", random_bytes(10000, 3));
+  std::vector<DatasetFile> files = {{(dir_ / "gone").string(), 5000}, {(dir_ / "kept").string(), 10000}};
+  DatasetWorkload dataset(files, 65536, 4096, false, {});
+  auto reader = make_reader(GetParam(), {4, 65536, false, false});
+  const ReaderResult result = reader->run(dataset);
+  EXPECT_EQ(result.bytes, 10000u);
+  EXPECT_EQ(dataset.files_unreadable(), 1u);
+  EXPECT_NE(dataset.first_open_error().find("gone"), std::string::npos);
+}
+
+TEST_P(StorageEngine, RandomReadsOfTheScratchPatternVerifyAndAWrongSeedFails) {
+  auto scratch = ScratchFile::create(dir_.string(), 16 << 20, 99);
+  ASSERT_TRUE(fs::is_empty(dir_));
+  const int fd = scratch->direct_fd() >= 0 ? scratch->direct_fd() : scratch->buffered_fd();
+  const PassResult good = read_once(
+      GetParam(), std::make_unique<RandomWorkload>(fd, scratch->size(), 4096, 2000, 5, ReadCheck{ReadCheck::pattern, 99}),
+      {16, 4096, false, true});
+  EXPECT_EQ(good.error, "");
+  EXPECT_EQ(good.ops, 2000u);
+  EXPECT_EQ(good.bytes, 2000u * 4096);
+  EXPECT_EQ(good.mismatches, 0u);
+  EXPECT_EQ(good.latencies_ns.size(), 2000u);
+  const PassResult bad = read_once(
+      GetParam(), std::make_unique<RandomWorkload>(fd, scratch->size(), 4096, 100, 5, ReadCheck{ReadCheck::pattern, 98}),
+      {16, 4096, false, false});
+  EXPECT_EQ(bad.mismatches, 100u);
+}
+
+TEST_P(StorageEngine, SeveralReaderThreadsSplitTheWork) {
+  auto scratch = ScratchFile::create(dir_.string(), 16 << 20, 5);
+  const int fd = scratch->buffered_fd();
+  std::vector<std::unique_ptr<Reader>> readers;
+  std::vector<std::unique_ptr<ReadWorkload>> workloads;
+  for (int i = 0; i < 2; ++i) {
+    readers.push_back(make_reader(GetParam(), {8, 1 << 20, false, false}));
+    const std::uint64_t half = 8ull << 20;
+    workloads.push_back(std::make_unique<SequentialWorkload>(fd, i * half, (i + 1) * half, 1 << 20, 4096,
+                                                             ReadCheck{ReadCheck::pattern, 5}));
+  }
+  const PassResult pass = run_pass(readers, workloads);
+  EXPECT_EQ(pass.bytes, 16u << 20);
+  EXPECT_EQ(pass.mismatches, 0u);
+  EXPECT_GT(pass.seconds, 0.0);
+}
+
+TEST_P(StorageEngine, ReadErrorNamesTheCall) {
+  const PassResult pass = read_once(GetParam(), std::make_unique<SequentialWorkload>(-1, 0, 4096, 4096, 4096, ReadCheck{}),
+                                    {4, 4096, false, false});
+  EXPECT_NE(pass.error.find("Bad file descriptor"), std::string::npos) << pass.error;
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, StorageEngine, ::testing::Values(true, false),
+                         [](const auto& info) { return info.param ? "io_uring" : "pread"; });
+
+TEST(StorageEngineChoice, ForcedPreadSaysSo) {
+  EXPECT_FALSE(choose_engine("pread").uring);
+  EXPECT_NE(choose_engine("pread").label.find("forced"), std::string::npos);
+  if (uring_usable()) {
+    EXPECT_TRUE(choose_engine("").uring);
+  }
+}
+
+}  // namespace
+}  // namespace pipecheck

@@ -1,0 +1,162 @@
+// The pipecheck-storage executable end to end: errors naming the path, labels, the forced
+// pread fallback, a device path's identity, and no scratch file left after a run or Ctrl-C.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "core/process_runner.hpp"
+#include "io/storage_target.hpp"
+
+namespace pipecheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kProbe = std::string(PIPECHECK_BIN_DIR) + "/pipecheck-storage";
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("pipecheck-" + name + "-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct ProbeRun {
+  ProcessResult result;
+  std::string out;
+  std::string err;
+};
+
+ProbeRun run_probe(const fs::path& dir, std::vector<std::string> args) {
+  ProcessSpec spec;
+  spec.argv = {kProbe, "--pipecheck_quick", "--benchmark_format=json", "--benchmark_min_time=0.01",
+               "--benchmark_repetitions=1"};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.stdout_path = dir / "out.json";
+  spec.stderr_path = dir / "err.txt";
+  spec.time_limit = std::chrono::seconds(30);
+  ProbeRun run{run_process(spec), "", ""};
+  run.out = slurp(spec.stdout_path);
+  run.err = slurp(spec.stderr_path);
+  fs::remove(spec.stdout_path);
+  fs::remove(spec.stderr_path);
+  return run;
+}
+
+class StorageProbe : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(kProbe)) GTEST_SKIP() << kProbe << " not built";
+    dir_ = fresh_dir("probe");
+    fs::create_directories(dir_ / "scratch");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(StorageProbe, BadPathExitsTwoNamingThePath) {
+  const std::string missing = (dir_ / "no-such-dataset").string();
+  const ProbeRun run = run_probe(dir_, {"--path", missing});
+  EXPECT_EQ(run.result.exit_code, 2) << run.result.describe();
+  EXPECT_NE(run.err.find(missing), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find('\n'), run.err.size() - 1) << "one line: " << run.err;
+}
+
+TEST_F(StorageProbe, BadFlagValueExitsTwo) {
+  const ProbeRun run = run_probe(dir_, {"--qd=0", "--scratch-dir=" + (dir_ / "scratch").string()});
+  EXPECT_EQ(run.result.exit_code, 2);
+  EXPECT_NE(run.err.find("--qd=0"), std::string::npos) << run.err;
+}
+
+TEST_F(StorageProbe, ScratchRunIsVerifiedAndLeavesNothingBehind) {
+  const fs::path scratch = dir_ / "scratch";
+  const ProbeRun run = run_probe(dir_, {"--scratch-dir=" + scratch.string(), "--file-size=16M",
+                                        "--benchmark_filter=storage/(seq|rand)_read/"});
+  ASSERT_TRUE(run.result.ok()) << run.result.describe() << run.err;
+  EXPECT_NE(run.out.find("\"bytes_per_second\""), std::string::npos);
+  EXPECT_NE(run.out.find("\"iops\""), std::string::npos);
+  EXPECT_NE(run.out.find("pattern=rand_read"), std::string::npos);
+  EXPECT_NE(run.out.find("lat_p99_us="), std::string::npos);
+  EXPECT_NE(run.out.find("verified=yes"), std::string::npos);
+  EXPECT_EQ(run.out.find("verified=no"), std::string::npos);
+  EXPECT_NE(run.out.find("disk_kind="), std::string::npos);
+  EXPECT_TRUE(fs::is_empty(scratch));
+}
+
+TEST_F(StorageProbe, ScratchGoneAfterSigint) {
+  const fs::path scratch = dir_ / "scratch";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string dir_flag = "--scratch-dir=" + scratch.string();
+    freopen("/dev/null", "w", stdout);
+    execl(kProbe.c_str(), kProbe.c_str(), "--pipecheck_quick", dir_flag.c_str(), "--file-size=64M",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));  // mid-fill or mid-read
+  kill(pid, SIGINT);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status) || WIFEXITED(status));
+  EXPECT_TRUE(fs::is_empty(scratch)) << "scratch file left behind after SIGINT";
+}
+
+TEST_F(StorageProbe, ForcedPreadEngineSaysSoAndStillMeasures) {
+  const fs::path file = dir_ / "data.bin";
+  std::ofstream(file, std::ios::binary) << std::string((2 << 20) + 777, 'q');  // odd size
+  const ProbeRun run = run_probe(dir_, {"--path=" + file.string(), "--engine=pread", "--qd=4",
+                                        "--benchmark_filter=storage/seq_read/"});
+  ASSERT_TRUE(run.result.ok()) << run.result.describe() << run.err;
+  EXPECT_NE(run.out.find("engine=pread (forced by --engine=pread)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("verified=single_engine"), std::string::npos);
+  EXPECT_NE(run.out.find("\"bytes_per_second\""), std::string::npos);
+}
+
+TEST_F(StorageProbe, DatasetEnginesAgree) {
+  fs::create_directories(dir_ / "ds" / "sub");
+  for (int i = 0; i < 20; ++i) {
+    std::ofstream(dir_ / "ds" / (i % 2 ? "sub" : "") / ("img" + std::to_string(i)), std::ios::binary)
+        << std::string(1000 + i * 3001, static_cast<char>('a' + i));
+  }
+  fs::create_directory_symlink("..", dir_ / "ds" / "sub" / "loop");
+  const ProbeRun run = run_probe(dir_, {"--path", (dir_ / "ds").string(),
+                                        "--benchmark_filter=storage/dataset_read/"});
+  ASSERT_TRUE(run.result.ok()) << run.result.describe() << run.err;
+  EXPECT_NE(run.out.find("files=20"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("verified=yes"), std::string::npos) << run.out;
+}
+
+TEST_F(StorageProbe, DevicePathGivesItsIdentity) {
+  struct stat info {};
+  ASSERT_EQ(stat("/", &info), 0);
+  const auto disk = disk_name_of(major(info.st_dev), minor(info.st_dev), SysfsRoot("/"));
+  if (!disk || !fs::exists("/dev/" + *disk)) GTEST_SKIP() << "root filesystem is not on a block device";
+  if (access(("/dev/" + *disk).c_str(), R_OK) != 0) GTEST_SKIP() << "cannot read /dev/" << *disk;
+  // Random 4 KiB reads only: a handful of MiB from the device, read-only.
+  const ProbeRun run = run_probe(dir_, {"--path", "/dev/" + *disk, "--benchmark_filter=storage/rand_read/"});
+  ASSERT_TRUE(run.result.ok()) << run.result.describe() << run.err;
+  EXPECT_NE(run.out.find("device=" + *disk + ";"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("target=block_device"), std::string::npos);
+  EXPECT_EQ(run.out.find("disk_kind=unknown"), std::string::npos);
+  EXPECT_NE(run.out.find("verified=yes"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pipecheck
