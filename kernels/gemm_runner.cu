@@ -234,15 +234,18 @@ const GemmAlgorithm& GemmRunner::select_algorithm(int requested, int trials) {
   PIPECHECK_CUDA(cudaSetDevice(dev), dev);
   cublasLtMatmulPreference_t preference = nullptr;
   PIPECHECK_CUBLAS(cublasLtMatmulPreferenceCreate(&preference), dev);
-  std::vector<cublasLtMatmulHeuristicResult_t> results(static_cast<std::size_t>(std::max(requested, 1)));
+  // A plain array: nvcc 13.0's front end crashes destroying a std::vector of this typedef'd
+  // anonymous struct (internal error in find_allocated_name_reference).
+  constexpr int kMaxAlgorithms = 16;
+  cublasLtMatmulHeuristicResult_t results[kMaxAlgorithms] = {};
+  const int wanted = std::clamp(requested, 1, kMaxAlgorithms);
   int returned = 0;
   const std::uint64_t workspace = kWorkspaceBytes;
   cublasStatus_t status = cublasLtMatmulPreferenceSetAttribute(
       preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof(workspace));
   if (status == CUBLAS_STATUS_SUCCESS) {
     status = cublasLtMatmulAlgoGetHeuristic(s.handle, s.desc, s.a_layout, s.b_layout, s.d_layout, s.d_layout,
-                                            preference, static_cast<int>(results.size()), results.data(),
-                                            &returned);
+                                            preference, wanted, results, &returned);
   }
   cublasLtMatmulPreferenceDestroy(preference);
   PIPECHECK_CUBLAS(status, dev);
@@ -254,8 +257,8 @@ const GemmAlgorithm& GemmRunner::select_algorithm(int requested, int trials) {
   int best = -1;
   std::string last_failure;
   for (int i = 0; i < returned; ++i) {
-    if (results[static_cast<std::size_t>(i)].state != CUBLAS_STATUS_SUCCESS) continue;
-    const cublasLtMatmulAlgo_t* algo = &results[static_cast<std::size_t>(i)].algo;
+    if (results[i].state != CUBLAS_STATUS_SUCCESS) continue;
+    const cublasLtMatmulAlgo_t* algo = &results[i].algo;
     // An algorithm the heuristic offers may still refuse to run: try the next one.
     if (const cublasStatus_t rc = s.matmul(algo, 0); rc != CUBLAS_STATUS_SUCCESS) {
       last_failure = cublasGetStatusString(rc);
@@ -279,7 +282,7 @@ const GemmAlgorithm& GemmRunner::select_algorithm(int requested, int trials) {
                     std::to_string(returned) + " heuristic algorithms ran for " + dtype_name(s.dtype) + " " +
                     shape_text(s.shape) + (last_failure.empty() ? "" : ": " + last_failure));
   }
-  s.algo = results[static_cast<std::size_t>(best)].algo;
+  s.algo = results[best].algo;
   s.has_algo = true;
   auto config = [&](cublasLtMatmulAlgoConfigAttributes_t attribute) {
     std::int32_t value = -1;

@@ -3,7 +3,9 @@
 #include "reports/render_html.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -115,13 +117,17 @@ std::string param(const Measurement& m, const std::string& name) {
   return it == m.params.end() ? "" : it->second;
 }
 
-// A series name from the params that tell curves apart: "h2d, gpu 0, pinned".
+// A series name from the params that tell one curve from another ("gpu 0, h2d, pinned, local").
+// A fixed list, in this order: other params (figures, flags) must not split a curve.
 std::string series_name(const Measurement& m, const std::set<std::string>& leave_out) {
+  static const char* const kIdentity[] = {"gpu", "device", "direction", "host_memory", "numa", "collective",
+                                          "op", "case", "set", "dtype", "pattern", "threads"};
   std::string name;
-  for (const auto& [key, value] : m.params) {
+  for (const char* key : kIdentity) {
+    const std::string value = param(m, key);
     if (leave_out.count(key) || value.empty()) continue;
     if (!name.empty()) name += ", ";
-    name += is_number(value) ? key + " " + value : value;
+    name += is_number(value) ? std::string(key) + " " + value : value;
   }
   return name.empty() ? m.stage : name;
 }
@@ -471,18 +477,18 @@ void render_telemetry(std::ostringstream& out, const TelemetryLog& log) {
       out << "; no throttling";
     }
     out << ".</p>\n";
-    const std::vector<std::pair<LineChart, bool>> charts = {
-        {telemetry_chart(log, bands, "GPU temperature (\xC2\xB0""C)", "\xC2\xB0""C",
-                         {{&TelemetrySample::temp_c, ""}, {&TelemetrySample::mem_temp_c, " HBM"}}, false), false},
-        {telemetry_chart(log, bands, "GPU power (W)", "W",
-                         {{&TelemetrySample::power_w, ""}, {&TelemetrySample::power_limit_w, " limit"}}, false), false},
-        {telemetry_chart(log, bands, "SM clock (MHz)", "MHz", {{&TelemetrySample::sm_clock_mhz, ""}}, false), false},
-        {telemetry_chart(log, bands, "Burn throughput (TFLOP/s)", "TFLOP/s", {{&TelemetrySample::tflops, ""}}, false), false},
-        {telemetry_chart(log, bands, "Host CPU", "% / \xC2\xB0""C / W",
+    const std::vector<LineChart> charts = {
+        telemetry_chart(log, bands, "GPU temperature (\xC2\xB0""C)", "\xC2\xB0""C",
+                         {{&TelemetrySample::temp_c, ""}, {&TelemetrySample::mem_temp_c, " HBM"}}, false),
+        telemetry_chart(log, bands, "GPU power (W)", "W",
+                         {{&TelemetrySample::power_w, ""}, {&TelemetrySample::power_limit_w, " limit"}}, false),
+        telemetry_chart(log, bands, "SM clock (MHz)", "MHz", {{&TelemetrySample::sm_clock_mhz, ""}}, false),
+        telemetry_chart(log, bands, "Burn throughput (TFLOP/s)", "TFLOP/s", {{&TelemetrySample::tflops, ""}}, false),
+        telemetry_chart(log, bands, "Host CPU", "% / \xC2\xB0""C / W",
                          {{&TelemetrySample::cpu_util_pct, " util %"}, {&TelemetrySample::cpu_temp_c, " \xC2\xB0""C"},
-                          {&TelemetrySample::cpu_package_w, " package W"}}, true), true},
+                          {&TelemetrySample::cpu_package_w, " package W"}}, true),
     };
-    for (const auto& [chart, host] : charts) {
+    for (const auto& chart : charts) {
       if (!chart.series.empty()) out << render_line_chart(chart);
     }
     // Per GPU summary.

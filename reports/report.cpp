@@ -246,6 +246,10 @@ void from_json(const json& j, PipelineBudget& budget) {
   budget.explanation = j.value("explanation", "");
 }
 
+const GpuInfo* find_gpu(const Measurement& measurement, const Inventory& inventory) {
+  return gpu_of(measurement, inventory);
+}
+
 CeilingResult ceiling_for(const Measurement& measurement, const Inventory& inventory,
                           const std::vector<Measurement>& siblings) {
   const auto& rules = ceiling_rules();

@@ -60,6 +60,9 @@ struct Report {
 // `siblings` are the other measurements of the same probe.
 CeilingResult ceiling_for(const Measurement& measurement, const Inventory& inventory,
                           const std::vector<Measurement>& siblings = {});
+// The GPU a measurement ran on: params gpu_bdf (PCI bus id, domain optional), else gpu (CUDA
+// index); nullptr when it names none or the inventory lacks it.
+const GpuInfo* find_gpu(const Measurement& measurement, const Inventory& inventory);
 // Fills ceiling and percent_of_ceiling of every measurement of every probe.
 void attach_ceilings(Report& report, const Inventory& inventory);
 

@@ -63,7 +63,7 @@ void TelemetrySampler::loop() {
   }
 }
 
-TelemetryRow TelemetrySampler::gpu_row(const SampledGpu& gpu, double dt_s, std::string& error) {
+TelemetryRow TelemetrySampler::gpu_row(const SampledGpu& gpu, std::string& error) {
   TelemetryRow row;
   row.source = "gpu";
   row.gpu_index = gpu.index;
@@ -87,7 +87,7 @@ TelemetryRow TelemetrySampler::gpu_row(const SampledGpu& gpu, double dt_s, std::
   return row;
 }
 
-TelemetryRow TelemetrySampler::host_row(Clock::time_point now, double) {
+TelemetryRow TelemetrySampler::host_row(Clock::time_point now) {
   TelemetryRow row;
   row.source = "host";
   const HostReading reading = sources_.host->sample(now);
@@ -122,7 +122,7 @@ void TelemetrySampler::sample_once() {
   for (std::size_t i = 0; i < sources_.gpus.size(); ++i) {
     const SampledGpu& gpu = sources_.gpus[i];
     std::string error;
-    TelemetryRow row = gpu_row(gpu, dt_s, error);
+    TelemetryRow row = gpu_row(gpu, error);
     if (!error.empty()) tick.telemetry_errors.emplace_back(gpu.index, error);
     add_rate(row, gpu.counters, last_flops_[i], dt_s);
     for (auto it = xids.begin(); it != xids.end();) {
@@ -137,7 +137,7 @@ void TelemetrySampler::sample_once() {
   }
   tick.other_xids = std::move(xids);
   if (sources_.host) {
-    TelemetryRow row = host_row(now, dt_s);
+    TelemetryRow row = host_row(now);
     add_rate(row, sources_.cpu_counters, last_flops_.back(), dt_s);
     tick.rows.push_back(std::move(row));
   }

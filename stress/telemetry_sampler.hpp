@@ -65,8 +65,8 @@ class TelemetrySampler {
 
  private:
   void loop();
-  TelemetryRow gpu_row(const SampledGpu& gpu, double dt_s, std::string& error);
-  TelemetryRow host_row(Clock::time_point now, double dt_s);
+  TelemetryRow gpu_row(const SampledGpu& gpu, std::string& error);
+  TelemetryRow host_row(Clock::time_point now);
 
   SamplerSources sources_;
   std::chrono::milliseconds interval_;

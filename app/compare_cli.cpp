@@ -1,0 +1,120 @@
+// The `compare` subcommand: argument parsing, loading the runs, and choosing the renderer.
+#include "app/compare_cli.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "core/errors.hpp"
+#include "reports/baseline.hpp"
+#include "reports/compare.hpp"
+#include "reports/compare_text.hpp"
+#include "reports/fleet.hpp"
+
+namespace pipecheck {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Colour only when writing to a terminal; a stream handed in by a test never is one.
+bool use_color(const CompareCliState& state, const std::ostream& out) {
+  return !state.no_color && &out == &std::cout && isatty(STDOUT_FILENO) &&
+         std::getenv("NO_COLOR") == nullptr;
+}
+
+std::vector<std::string> version_notes(const LoadedRun& a, const LoadedRun& b, bool force) {
+  if (a.report.version == b.report.version) return {};
+  const std::string line = a.source.string() + " is report schema version " +
+                           std::to_string(a.report.version) + ", " + b.source.string() + " version " +
+                           std::to_string(b.report.version);
+  if (!force) throw UsageError(line + "; pass --force to compare anyway");
+  return {"forced: " + line};
+}
+
+int compare_two(const CompareCliState& state, std::ostream& out) {
+  const LoadedRun a = load_run(state.inputs[0], state.force);
+  const LoadedRun b = load_run(state.inputs[1], state.force);
+  const auto forced = version_notes(a, b, state.force);
+  CompareOptions options;
+  options.threshold_percent = state.threshold_percent;
+  Comparison comparison = compare_runs(a, b, options);
+  comparison.notes.insert(comparison.notes.begin(), forced.begin(), forced.end());
+  // Another host is already noted by compare_reports; the same host with other GPUs is not.
+  const auto difference = identity_difference(a.identity, b.identity);
+  if (difference && a.identity.hostname == b.identity.hostname) {
+    comparison.notes.push_back("different GPUs: baseline " + *difference);
+  }
+  if (state.json) {
+    out << comparison_to_json(comparison).dump(2) << "\n";
+  } else if (state.markdown) {
+    out << render_comparison_markdown(comparison);
+  } else {
+    out << render_comparison_text(comparison, use_color(state, out));
+  }
+  return comparison.has_regression() ? 1 : 0;
+}
+
+int compare_fleet(const CompareCliState& state, std::ostream& out) {
+  std::vector<fs::path> inputs(state.inputs.begin(), state.inputs.end());
+  std::vector<std::string> notes;
+  const auto runs = load_fleet(inputs, state.force, notes);
+  FleetOptions options;
+  options.tolerance_percent = state.tolerance_percent;
+  FleetResult result = analyze_fleet(runs, options);
+  result.notes.insert(result.notes.begin(), notes.begin(), notes.end());
+  if (state.json) {
+    out << fleet_to_json(result).dump(2) << "\n";
+  } else if (state.markdown) {
+    out << render_fleet_markdown(result);
+  } else {
+    out << render_fleet_text(result, use_color(state, out));
+  }
+  return result.has_outliers() ? 1 : 0;
+}
+
+}  // namespace
+
+CLI::App* add_compare_command(CLI::App& app, CompareCliState& state) {
+  auto* compare = app.add_subcommand(
+      "compare", "Compare two runs (A B: changes beyond noise), or many hosts' runs (--fleet: outliers)");
+  compare->add_option("runs", state.inputs,
+                      "Run folders, report.json or baseline.json files; with --fleet also folders "
+                      "holding run folders");
+  compare->add_flag("--fleet", state.fleet, "Compare many hosts' runs and name outlier hosts and GPUs");
+  compare->add_flag("--force", state.force, "Compare runs of different report schema versions");
+  compare->add_option("--threshold", state.threshold_percent,
+                      "Smallest change of a median, in %, that counts as a regression")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  compare->add_option("--tolerance", state.tolerance_percent,
+                      "Fleet: shortfall from the fleet median, in %, that names an outlier")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  auto* json = compare->add_flag("--json", state.json, "JSON instead of text");
+  compare->add_flag("--markdown", state.markdown, "Markdown, for pasting into tickets")->excludes(json);
+  compare->add_flag("--no-color", state.no_color, "Plain text even on a terminal");
+  return compare;
+}
+
+int run_compare_command(const CompareCliState& state, std::ostream& out, std::ostream& err) {
+  const bool fleet = state.fleet || state.inputs.size() > 2;
+  try {
+    if (fleet && state.inputs.empty()) throw UsageError("compare --fleet: give the run folders to compare");
+    if (!fleet && state.inputs.size() != 2) {
+      throw UsageError("compare: give two runs (A B), or --fleet DIR... for many hosts; got " +
+                       std::to_string(state.inputs.size()));
+    }
+    return fleet ? compare_fleet(state, out) : compare_two(state, out);
+  } catch (const UsageError& error) {
+    err << "pipecheck: " << error.what() << "\n";
+    return 2;
+  } catch (const fs::filesystem_error& error) {
+    err << "pipecheck: compare: " << error.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace pipecheck

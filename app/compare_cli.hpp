@@ -1,0 +1,31 @@
+// `pipecheck compare`: two runs (A B) measurement by measurement, or many hosts' runs (a fleet)
+// naming the outlier hosts and GPUs. Exit 0 nothing wrong, 1 a regression beyond noise or an
+// outlier (so CI can gate on it), 2 bad input.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace pipecheck {
+
+struct CompareCliState {
+  std::vector<std::string> inputs;  // run folders, report.json or baseline.json files
+  bool fleet = false;               // also implied by more than two inputs
+  bool force = false;               // compare across schema versions
+  bool json = false;
+  bool markdown = false;
+  bool no_color = false;
+  double threshold_percent = 3.0;   // smallest change of a median that counts
+  double tolerance_percent = 10.0;  // fleet: shortfall from the fleet median that names an outlier
+};
+
+// Adds the `compare` subcommand, its arguments bound to `state`.
+CLI::App* add_compare_command(CLI::App& app, CompareCliState& state);
+
+// Runs it after parsing: prints the comparison on out, one line on err for bad input.
+int run_compare_command(const CompareCliState& state, std::ostream& out, std::ostream& err);
+
+}  // namespace pipecheck

@@ -1,0 +1,25 @@
+// Figures in words for the judge, the findings and the budget: one way to print a rate, so
+// "52.0 GB/s" reads the same in a verdict, a finding and a budget line.
+#pragma once
+
+#include <map>
+#include <string>
+
+namespace pipecheck {
+
+// Three significant figures, no exponent: 0.0123, 1.23, 12.3, 123, 12300.
+std::string figure(double value);
+// figure + " " + unit: "52.0 GB/s", "180 IOPS".
+std::string figure(double value, const std::string& unit);
+// A ratio with one decimal: "7.0" (for "7.0x slower").
+std::string ratio_text(double ratio);
+// A PCIe link speed as sysfs writes it: "2.5", "16", "32".
+std::string gts_text(double gts);
+// A percentage with one decimal: "85.4%".
+std::string percent_text(double percent);
+// A param of a measurement, "" when absent.
+std::string param_or_empty(const std::map<std::string, std::string>& params, const std::string& name);
+// A whole-number param, or `fallback` when absent or not a number.
+int int_param(const std::map<std::string, std::string>& params, const std::string& name, int fallback);
+
+}  // namespace pipecheck

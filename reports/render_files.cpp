@@ -1,0 +1,46 @@
+// Results-folder output of the renderers (see render_files.hpp).
+#include "reports/render_files.hpp"
+
+#include <exception>
+
+#include "core/file_io.hpp"
+#include "reports/render_html.hpp"
+#include "reports/render_junit.hpp"
+#include "reports/render_markdown.hpp"
+#include "reports/render_prometheus.hpp"
+
+namespace pipecheck {
+
+RenderExtras read_render_extras(const std::filesystem::path& folder, std::vector<std::string>& notes) {
+  RenderExtras extras;
+  for (const auto& candidate : {folder / kTelemetryFile, folder / "stress" / kTelemetryFile}) {
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(candidate, error)) continue;
+    try {
+      extras.telemetry = read_telemetry_log(candidate);
+    } catch (const std::exception& e) {
+      notes.push_back(candidate.string() + ": left out of the report: " + e.what());
+    }
+    break;
+  }
+  return extras;
+}
+
+std::vector<std::filesystem::path> write_rendered_reports(const std::filesystem::path& folder, const Report& report,
+                                                          const Inventory& inventory, const RenderExtras& extras) {
+  const Judged& judged = report.judged;
+  const std::vector<std::pair<const char*, std::string>> files = {
+      {kReportHtmlFile, render_html(report, inventory, judged, extras)},
+      {kReportMarkdownFile, render_markdown(report, inventory, judged, extras)},
+      {kPrometheusFile, render_prometheus(report, inventory, judged, extras)},
+      {kJunitFile, render_junit(report, inventory, judged, extras)},
+  };
+  std::vector<std::filesystem::path> written;
+  for (const auto& [name, text] : files) {
+    write_file_atomically(folder / name, text);
+    written.push_back(folder / name);
+  }
+  return written;
+}
+
+}  // namespace pipecheck

@@ -1,0 +1,124 @@
+// `pipecheck compare` as parsed by CLI11: exit 0 no regression, 1 a regression beyond noise or a
+// fleet outlier, 2 bad input with one line naming it; --json, --markdown, --threshold, --force.
+#include "app/compare_cli.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace pipecheck {
+namespace {
+
+const std::string kData = std::string(PIPECHECK_TEST_DATA) + "/compare/";
+
+struct CompareRun {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+CompareRun compare(std::vector<std::string> args) {
+  CLI::App app{"pipecheck"};
+  CompareCliState state;
+  add_compare_command(app, state);
+  args.insert(args.begin(), {"pipecheck", "compare"});
+  std::vector<char*> argv;
+  for (auto& arg : args) argv.push_back(arg.data());
+  CompareRun run;
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& error) {
+    run.code = 2;
+    run.err = error.what();
+    return run;
+  }
+  std::ostringstream out, err;
+  run.code = run_compare_command(state, out, err);
+  run.out = out.str();
+  run.err = err.str();
+  return run;
+}
+
+void expect_bad_input(const CompareRun& run, const std::string& names) {
+  EXPECT_EQ(run.code, 2);
+  EXPECT_NE(run.err.find(names), std::string::npos) << run.err;
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << "not one line: " << run.err;
+  EXPECT_EQ(run.out, "");
+}
+
+TEST(CompareCli, RegressionExitsOne) {
+  const auto run = compare({kData + "baseline", kData + "regressed"});
+  EXPECT_EQ(run.code, 1) << run.err;
+  EXPECT_NE(run.out.find("REGRESSED"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find('\033'), std::string::npos) << "colour into a string stream";
+}
+
+TEST(CompareCli, WithinNoiseExitsZero) {
+  const auto run = compare({kData + "baseline", kData + "within_noise"});
+  EXPECT_EQ(run.code, 0) << run.err << run.out;
+}
+
+TEST(CompareCli, ThresholdAboveTheChangeExitsZero) {
+  EXPECT_EQ(compare({kData + "baseline", kData + "regressed", "--threshold", "20"}).code, 0);
+  EXPECT_EQ(compare({kData + "baseline", kData + "regressed", "--threshold", "19"}).code, 1);
+  EXPECT_EQ(compare({kData + "baseline", kData + "regressed", "--threshold", "-1"}).code, 2);
+}
+
+TEST(CompareCli, JsonIsTheComparison) {
+  const auto run = compare({kData + "baseline/report.json", kData + "regressed", "--json"});
+  EXPECT_EQ(run.code, 1);
+  const auto j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["regression"], true);
+  EXPECT_EQ(j["baseline"]["source"], kData + "baseline/report.json");
+}
+
+TEST(CompareCli, MarkdownTable) {
+  const auto run = compare({kData + "baseline", kData + "regressed", "--markdown"});
+  EXPECT_NE(run.out.find("| measurement | unit | baseline | current | change | result |"), std::string::npos);
+}
+
+TEST(CompareCli, BaselineFileAsInput) {
+  EXPECT_EQ(compare({kData + "recorded_baseline.json", kData + "regressed"}).code, 1);
+}
+
+TEST(CompareCli, BadInputIsOneLine) {
+  expect_bad_input(compare({kData + "baseline", kData + "nowhere"}), kData + "nowhere: no such file");
+  expect_bad_input(compare({kData + "baseline", kData + "not_a_run"}), "not a pipecheck report");
+  expect_bad_input(compare({kData + "baseline"}), "give two runs (A B), or --fleet DIR...");
+  expect_bad_input(compare({}), "got 0");
+  expect_bad_input(compare({"--fleet"}), "give the run folders");
+}
+
+TEST(CompareCli, MismatchedVersionsNeedForce) {
+  expect_bad_input(compare({kData + "schema_v0", kData + "baseline"}),
+                   "schema_v0 is report schema version 0, " + kData + "baseline version 1");
+  expect_bad_input(compare({kData + "baseline", kData + "schema_v2"}), "newer than this pipecheck reads");
+  const auto forced = compare({kData + "schema_v0", kData + "regressed", "--force"});
+  EXPECT_EQ(forced.code, 1) << forced.err;
+  EXPECT_NE(forced.out.find("forced: "), std::string::npos);
+}
+
+TEST(CompareCli, AnotherHostIsComparedWithANote) {
+  const auto run = compare({kData + "baseline", kData + "other_host"});
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("different hosts: node-a (baseline) and node-b"), std::string::npos) << run.out;
+}
+
+TEST(CompareCli, FleetNamesOutliersAndExitsOne) {
+  const auto run = compare({"--fleet", kData + "fleet"});
+  EXPECT_EQ(run.code, 1) << run.err;
+  EXPECT_NE(run.out.find("outlier hosts:\n  node-c"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("outlier GPUs:\n  node-d 0000:2a:00.0"), std::string::npos) << run.out;
+  EXPECT_EQ(compare({"--fleet", kData + "fleet", "--tolerance", "50"}).code, 0);
+}
+
+TEST(CompareCli, MoreThanTwoRunsIsAFleet) {
+  const std::string f = kData + "fleet/";
+  const auto run = compare({f + "node-a-20261130T080000Z", f + "node-b-20261130T080000Z",
+                            f + "node-c-20261130T080000Z", "--json"});
+  EXPECT_EQ(run.code, 1) << run.err;
+  EXPECT_EQ(nlohmann::json::parse(run.out)["schema"], "pipecheck.fleet");
+}
+
+}  // namespace
+}  // namespace pipecheck

@@ -1,0 +1,54 @@
+// Every renderer against its golden output for both recorded results folders (STYLE 9):
+// PIPECHECK_UPDATE_GOLDEN=1 rewrites them after an intended change; review the diff.
+#include <gtest/gtest.h>
+
+#include "reports/render_html.hpp"
+#include "reports/render_junit.hpp"
+#include "reports/render_markdown.hpp"
+#include "reports/render_prometheus.hpp"
+#include "reports/summary_table.hpp"
+#include "tests/render_test_data.hpp"
+
+namespace pipecheck {
+namespace {
+
+using testing::expect_golden;
+using testing::golden_folder;
+using testing::load_recorded_run;
+
+class RenderGolden : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(RenderGolden, Html) {
+  const auto run = load_recorded_run(GetParam());
+  expect_golden(render_html(run.report, run.inventory, run.report.judged, run.extras),
+                golden_folder(GetParam()) / "report.html");
+}
+
+TEST_P(RenderGolden, Markdown) {
+  const auto run = load_recorded_run(GetParam());
+  expect_golden(render_markdown(run.report, run.inventory, run.report.judged, run.extras),
+                golden_folder(GetParam()) / "report.md");
+}
+
+TEST_P(RenderGolden, Prometheus) {
+  const auto run = load_recorded_run(GetParam());
+  expect_golden(render_prometheus(run.report, run.inventory, run.report.judged, run.extras),
+                golden_folder(GetParam()) / "pipecheck.prom");
+}
+
+TEST_P(RenderGolden, Junit) {
+  const auto run = load_recorded_run(GetParam());
+  expect_golden(render_junit(run.report, run.inventory, run.report.judged, run.extras),
+                golden_folder(GetParam()) / "junit.xml");
+}
+
+TEST_P(RenderGolden, TerminalSummary) {
+  const auto run = load_recorded_run(GetParam());
+  expect_golden(render_summary(run.report, run.report.judged, false), golden_folder(GetParam()) / "summary.txt");
+}
+
+INSTANTIATE_TEST_SUITE_P(RecordedRuns, RenderGolden, ::testing::Values("h200", "host"),
+                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+
+}  // namespace
+}  // namespace pipecheck
