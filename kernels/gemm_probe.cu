@@ -37,7 +37,6 @@ struct GemmCase {
 struct RunnerSlot {
   std::string key;
   std::unique_ptr<GemmRunner> runner;
-  GemmCheckResult check;
 };
 RunnerSlot& runner_slot() {
   static RunnerSlot slot;
@@ -57,8 +56,6 @@ RunnerSlot& prepare(const GemmCase& c) {
   slot.key.clear();
   slot.runner = std::make_unique<GemmRunner>(c.gpu, c.dtype, c.shape, c.sets);
   slot.runner->select_algorithm(c.algorithms, 3);
-  // Checked once per case, with the algorithm that is timed.
-  slot.check = check_gemm_sample(slot.runner->sample(kSampleRows, kSampleCols));
   slot.key = key;
   return slot;
 }
@@ -74,6 +71,9 @@ void run_gemm(benchmark::State& state, const GemmCase& c) {
       const float ms = runner.time_calls_ms(calls);
       state.SetIterationTime(static_cast<double>(ms) / 1e3);
     }
+    // Checked after every repetition's timed calls, with the algorithm that was timed: a GPU
+    // that computes wrong once hot is caught too.
+    const GemmCheckResult check = check_gemm_sample(runner.sample(kSampleRows, kSampleCols));
     const double work = gemm_flops(c.shape) * calls * static_cast<double>(state.iterations());
     state.counters[rate_counter_name(c.dtype)] = benchmark::Counter(work, benchmark::Counter::kIsRate);
     state.counters["calls_per_iteration"] = calls;
@@ -86,13 +86,13 @@ void run_gemm(benchmark::State& state, const GemmCase& c) {
     params["k"] = std::to_string(c.shape.k);
     params["algo"] = runner.algorithm().text;
     params["input_sets"] = std::to_string(c.sets);
-    params["verified"] = slot.check.passed ? "yes" : "no";
+    params["verified"] = check.passed ? "yes" : "no";
     char error_text[32];
-    std::snprintf(error_text, sizeof(error_text), "%.3g", slot.check.max_rel_error);
+    std::snprintf(error_text, sizeof(error_text), "%.3g", check.max_rel_error);
     params["max_rel_error"] = error_text;
     state.SetLabel(encode_label(params));
-    if (!slot.check.passed) {
-      state.SkipWithError(("verification failed: " + slot.check.detail).c_str());
+    if (!check.passed) {
+      state.SkipWithError(("verification failed: " + check.detail).c_str());
     }
   } catch (const std::exception& error) {
     runner_slot().runner.reset();  // a failed case leaves nothing behind for the next

@@ -211,7 +211,9 @@ GemmRunner::GemmRunner(const GpuTarget& gpu, GemmDtype dtype, GemmShape shape, i
   if (dtype == GemmDtype::fp8) {
     const float host_scales[2] = {kFp8ScaleA, kFp8ScaleB};
     PIPECHECK_CUDA(cudaMalloc(&s.scales, sizeof(host_scales)), dev);
-    PIPECHECK_CUDA(cudaMemcpy(s.scales, host_scales, sizeof(host_scales), cudaMemcpyHostToDevice), dev);
+    PIPECHECK_CUDA(cudaMemcpyAsync(s.scales, host_scales, sizeof(host_scales), cudaMemcpyHostToDevice, s.stream),
+                   dev);
+    PIPECHECK_CUDA(cudaStreamSynchronize(s.stream), dev);  // host_scales ends with this block
     const float* scale_a = s.scales;
     const float* scale_b = s.scales + 1;
     PIPECHECK_CUBLAS(cublasLtMatmulDescSetAttribute(s.desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scale_a,

@@ -186,7 +186,12 @@ void PcieCopier::release() {
 void PcieCopier::clear_targets(const CopyKind& kind, std::uint64_t bytes) {
   const int dev = device_;
   PIPECHECK_CUDA(cudaSetDevice(dev), dev);
-  if (kind.direction != CopyDirection::d2h) PIPECHECK_CUDA(cudaMemset(device_target_, 0, bytes), dev);
+  // On the copies' own stream: a non-blocking stream does not wait for the legacy one.
+  const cudaStream_t stream = stream_of(streams_[0]);
+  if (kind.direction != CopyDirection::d2h) {
+    PIPECHECK_CUDA(cudaMemsetAsync(device_target_, 0, bytes, stream), dev);
+    PIPECHECK_CUDA(cudaStreamSynchronize(stream), dev);
+  }
   if (kind.direction != CopyDirection::h2d) std::memset(host_target_, 0, bytes);
 }
 

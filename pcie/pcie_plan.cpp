@@ -194,8 +194,9 @@ std::vector<NumaChoice> numa_choices(const SysfsRoot& sys, const std::string& bd
   const std::vector<int> nodes = numa_nodes_with_cpus(sys);
   const std::optional<int> local = gpu_numa_node(sys, bdf);
   if (nodes.size() <= 1) {
-    // One node: every placement is local; -1 leaves it to the OS, which has one choice.
-    return {{"local", nodes.empty() ? -1 : nodes.front()}};
+    // One node: every placement is local, and binding to it would change nothing (but could
+    // fail where a sandbox forbids set_mempolicy): leave it to the OS.
+    return {{"local", -1}};
   }
   if (!local || std::find(nodes.begin(), nodes.end(), *local) == nodes.end()) {
     return {{"unknown", -1}};
@@ -288,10 +289,6 @@ std::uint64_t pattern_checksum(std::uint64_t seed, std::uint64_t count) {
   for (std::uint64_t i = 0; i < count; ++i) sum += checksum_term(pattern_word(seed, i), i);
   return sum;
 }
-
-}  // namespace pipecheck
-
-namespace pipecheck {
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/cuda_devices.hpp"
+#include "core/inventory.hpp"
 #include "core/probe_main.hpp"
 #include "core/sysfs.hpp"
 
@@ -93,8 +94,8 @@ std::optional<int> gpu_numa_node(const SysfsRoot& sys, const std::string& bdf);
 
 // Local (the GPU's node) and, where there are two or more nodes, remote: the node farthest from
 // the GPU's by /sys/devices/system/node/nodeN/distance (the other socket, not a sibling
-// sub-NUMA cluster). With one node: local only, on it. With an unknown GPU node on a multi-node
-// machine: "unknown", not placed.
+// sub-NUMA cluster). With one node: local only, not bound (-1). With an unknown GPU node on a
+// multi-node machine: "unknown", not placed.
 std::vector<NumaChoice> numa_choices(const SysfsRoot& sys, const std::string& bdf);
 
 // Binds the calling thread's CPUs and memory policy to `node` (sched_setaffinity +
@@ -112,6 +113,15 @@ class NumaBinding {
   bool affinity_saved_ = false;
   std::vector<unsigned char> saved_affinity_;
 };
+
+// The link parameters a PCIe result carries (read while copies run: an idle link may have
+// downtrained to save power): link_gts, link_width, link_max_gts, link_max_width and
+// link_downtrained yes/no; a fact sysfs does not give is left out.
+std::map<std::string, std::string> link_label_params(const PcieLink& link);
+
+// The copy size of the all-GPUs-at-once case: large enough that every
+// GPU's copies overlap for tens of milliseconds.
+std::uint64_t concurrent_copy_bytes(ProbeMode mode);
 
 // ---- checksum of copied bytes --------------------------------------------------------------
 
@@ -131,20 +141,5 @@ PIPECHECK_HOST_DEVICE inline std::uint64_t checksum_term(std::uint64_t word, std
 std::uint64_t checksum_words(const std::uint64_t* words, std::uint64_t count);
 // The checksum the pattern itself has, without materialising it.
 std::uint64_t pattern_checksum(std::uint64_t seed, std::uint64_t count);
-
-}  // namespace pipecheck
-
-#include "core/inventory.hpp"
-
-namespace pipecheck {
-
-// The link parameters a PCIe result carries (read while copies run: an idle link may have
-// downtrained to save power): link_gts, link_width, link_max_gts, link_max_width and
-// link_downtrained yes/no; a fact sysfs does not give is left out.
-std::map<std::string, std::string> link_label_params(const PcieLink& link);
-
-// Copies per iteration of the all-GPUs-at-once case, and its size: large enough that every
-// GPU's copies overlap for tens of milliseconds.
-std::uint64_t concurrent_copy_bytes(ProbeMode mode);
 
 }  // namespace pipecheck

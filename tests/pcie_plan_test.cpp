@@ -187,7 +187,7 @@ TEST_F(PcieNumaTree, MemoryOnlyNodeIsNoChoice) {
   const auto choices = numa_choices(SysfsRoot(root_), "0000:17:00.0");
   ASSERT_EQ(choices.size(), 1u);
   EXPECT_EQ(choices[0].placement, "local");
-  EXPECT_EQ(choices[0].node, 0);
+  EXPECT_EQ(choices[0].node, -1);
 }
 
 TEST_F(PcieNumaTree, UnknownGpuNodeOnTwoSocketsIsNotGuessed) {
@@ -206,7 +206,7 @@ TEST_F(PcieNumaTree, OneNodeIsLocalOnly) {
   const auto choices = numa_choices(SysfsRoot(root_), "0000:17:00.0");
   ASSERT_EQ(choices.size(), 1u);
   EXPECT_EQ(choices[0].placement, "local");
-  EXPECT_EQ(choices[0].node, 0);
+  EXPECT_EQ(choices[0].node, -1);  // nothing to choose: no binding
   EXPECT_EQ(gpu_numa_node(SysfsRoot(root_), "0000:17:00.0"), std::nullopt);
 }
 
