@@ -130,8 +130,11 @@ std::optional<std::string> disk_name_of(unsigned major_number, unsigned minor_nu
 
 DeviceIdentity identify_device(const std::string& path, const SysfsRoot& sys) {
   DeviceIdentity identity;
+  struct stat info {};
+  // A block device node lives on devtmpfs: its filesystem says nothing about the disk.
+  const bool device_node = stat(path.c_str(), &info) == 0 && S_ISBLK(info.st_mode);
   struct statfs fs_info {};
-  if (statfs(path.c_str(), &fs_info) == 0) {
+  if (!device_node && statfs(path.c_str(), &fs_info) == 0) {
     const auto type = static_cast<unsigned long>(fs_info.f_type);
     if (const auto name = network_fs_name(type)) {
       identity.device = *name;

@@ -54,6 +54,7 @@ ul.findings li.v-warn { border-left-color:var(--warn); background:#fdf8ec; }
 ul.findings li.v-pass { border-left-color:var(--pass); }
 .evidence { color:var(--muted); font-size:13px; margin-top:3px; }
 table { border-collapse:collapse; width:100%; font-size:13.5px; margin:6px 0 4px; }
+td.what { min-width:190px; }
 th, td { text-align:left; padding:5px 8px; border-bottom:1px solid var(--line); vertical-align:top; }
 th { font-weight:600; color:var(--muted); font-size:12.5px; background:#f8f9fb; }
 td.num { text-align:right; white-space:nowrap; font-variant-numeric:tabular-nums; }
@@ -70,6 +71,7 @@ svg .ceiling-track { fill:#e6e9ef; } svg .ceiling-mark { stroke:#5d6576; stroke-
 svg .bar { fill:var(--info); } svg .tone-pass { fill:var(--pass); } svg .tone-warn { fill:var(--warn); }
 svg .tone-fail { fill:var(--fail); } svg .tone-skipped, svg .tone-none { fill:var(--skipped); }
 svg .tone-bound { fill:var(--fail); }
+svg .bar-break { stroke:#fff; stroke-width:3; }
 svg .grid { stroke:#eceef2; } svg .axis, svg .tick-mark { stroke:#9aa1ad; }
 svg .band { fill:#f2a93b; fill-opacity:.22; }
 svg .series polyline { fill:none; stroke-width:2; } svg .series.dashed polyline { stroke-dasharray:6 4; stroke-width:1.5; }
@@ -210,6 +212,10 @@ void render_budget(std::ostringstream& out, const PipelineBudget& budget) {
   out << "<section id=\"budget\"><h2>Pipeline budget</h2>\n<p>Workload: " << h(budget.workload) << "</p>\n";
   BarChart chart;
   chart.title = "Samples/s each stage can deliver (the lowest bounds training)";
+  // The axis ends at 4x the bounding rate: a stage 100x faster than needed needs no exact bar.
+  for (const auto& stage : budget.stages) {
+    if (stage.stage == budget.bounding_stage && stage.samples_per_second) chart.scale_max = 4 * *stage.samples_per_second;
+  }
   for (const auto& stage : budget.stages) {
     if (!stage.samples_per_second) continue;
     ChartBar bar;
@@ -254,7 +260,7 @@ void render_stage(std::ostringstream& out, const Report& report, const std::stri
   }
   for (const auto& unit : units) {
     BarChart chart;
-    chart.title = stage_title(stage) + ", " + unit + ": measured (bar) against its ceiling (track)";
+    chart.title = unit + ": measured median (bar) against the ceiling (track end)";
     for (const Measurement* m : measurements) {
       if (m->unit != unit) continue;
       ChartBar bar;
@@ -276,7 +282,7 @@ void render_stage(std::ostringstream& out, const Report& report, const std::stri
   for (const Measurement* m : measurements) {
     const Judgement* j = index.find(m->key);
     const std::optional<Verdict> verdict = j ? std::optional<Verdict>(j->verdict) : std::nullopt;
-    out << "<tr class=\"" << verdict_class(verdict) << "\"><td title=\"" << h(m->key) << "\">" << h(m->what)
+    out << "<tr class=\"" << verdict_class(verdict) << "\"><td class=\"what\" title=\"" << h(m->key) << "\">" << h(m->what)
         << "</td><td class=\"num\">" << h(measured_text(*m)) << "</td><td class=\"num\">" << h(range_text(*m))
         << "</td><td class=\"num\">" << h(ceiling_value_text(*m)) << "</td><td class=\"num\">"
         << h(percent_text(*m)) << "</td><td>" << chip(verdict) << "</td><td class=\"why\">"

@@ -87,8 +87,7 @@ std::string ceiling_note(const Measurement& m) {
 
 std::string range_text(const Measurement& m) {
   if (m.stats.samples <= 1) return "(1 sample)";
-  return format_figure(m.stats.min) + " - " + format_figure(m.stats.max) + " (" +
-         std::to_string(m.stats.samples) + " samples)";
+  return format_figure(m.stats.min) + " - " + format_figure(m.stats.max) + " (n=" + std::to_string(m.stats.samples) + ")";
 }
 
 VerdictCounts count_verdicts(const Judged& judged) {

@@ -45,7 +45,7 @@ std::string ceiling_value_text(const Measurement& m);
 std::string percent_text(const Measurement& m);
 // The ceiling's derivation and basis, or why there is none.
 std::string ceiling_note(const Measurement& m);
-// "16.6 - 18.9 (3 samples)" or "(1 sample)".
+// "16.6 - 18.9 (n=3)" or "(1 sample)".
 std::string range_text(const Measurement& m);
 
 struct VerdictCounts {

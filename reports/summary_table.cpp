@@ -1,7 +1,8 @@
 // Terminal summary renderer (plain text; ANSI colour only when asked). Column widths add up to
-// 98 so a row fits a 100-column terminal; long notes and findings wrap at 100.
+// 99 so a row fits a 100-column terminal; long notes and findings wrap at 100.
 #include "reports/summary_table.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -13,11 +14,12 @@ namespace pipecheck {
 
 namespace {
 
+// Each width includes the one space that separates the column from its neighbour.
 constexpr int kStageWidth = 8;
-constexpr int kWhatWidth = 26;
+constexpr int kWhatWidth = 37;
 constexpr int kMeasuredWidth = 15;
-constexpr int kRangeWidth = 13;
-constexpr int kCeilingWidth = 18;
+constexpr int kSpreadWidth = 7;
+constexpr int kCeilingWidth = 14;
 constexpr int kPercentWidth = 7;
 constexpr std::size_t kLineWidth = 100;
 
@@ -26,14 +28,25 @@ std::string fit(const std::string& text, int width) {
   return text.substr(0, width - 1) + "~";
 }
 
+// Padded to `width` with at least one space kept, so neighbouring columns never touch.
 std::string pad_right(const std::string& text, int width) {
-  const std::string cut = fit(text, width);
+  const std::string cut = fit(text, width - 1);
   return cut + std::string(width - cut.size(), ' ');
 }
 
 std::string pad_left(const std::string& text, int width) {
-  const std::string cut = fit(text, width);
+  const std::string cut = fit(text, width - 1);
   return std::string(width - cut.size(), ' ') + cut;
+}
+
+// The repetitions' spread around the median, in % of it: "2.1%" (the widest side); the HTML and
+// Markdown reports carry min and max themselves.
+std::string spread_cell(const Statistics& stats) {
+  if (stats.samples <= 1 || stats.median == 0) return "-";
+  const double spread = std::max(stats.max - stats.median, stats.median - stats.min) / std::fabs(stats.median) * 100;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", spread);
+  return text;
 }
 
 // Words of `text` in lines of at most kLineWidth, the first after `first`, the rest after `rest`.
@@ -102,7 +115,11 @@ class Notes {
 
 std::string ceiling_cell(const Measurement& m, Notes& notes) {
   const std::string mark = notes.mark(ceiling_note(m));
-  if (m.ceiling.ceiling) return format_figure(m.ceiling.ceiling->value) + " " + m.ceiling.ceiling->unit + " " + mark;
+  // The unit is the median's (said once, in that column) unless the ceiling's differs.
+  if (m.ceiling.ceiling) {
+    const Ceiling& c = *m.ceiling.ceiling;
+    return format_figure(c.value) + (c.unit == m.unit ? "" : " " + c.unit) + " " + mark;
+  }
   return "unknown " + mark;
 }
 
@@ -124,18 +141,15 @@ std::string render_summary(const Report& report, const Judged& judged, bool colo
   const JudgementIndex index(judged);
   std::ostringstream out;
   out << paint.bold << pad_right("stage", kStageWidth) << pad_right("what", kWhatWidth)
-      << pad_left("median", kMeasuredWidth) << "  " << pad_right("min - max", kRangeWidth)
+      << pad_left("median", kMeasuredWidth) << pad_left("+/-", kSpreadWidth) << "  "
       << pad_right("ceiling", kCeilingWidth) << pad_left("% ceil", kPercentWidth) << (judged_any ? "  verdict" : "")
       << paint.reset << "\n";
   Notes notes;
   int rows = 0;
   for (const auto& stage : stages_in_pipeline_order(report)) {
     for (const Measurement* m : measurements_of(report, stage)) {
-      const std::string range = m->stats.samples > 1
-                                    ? format_figure(m->stats.min) + " - " + format_figure(m->stats.max)
-                                    : "(1 sample)";
       out << pad_right(m->stage, kStageWidth) << pad_right(m->what, kWhatWidth)
-          << pad_left(measured_text(*m), kMeasuredWidth) << "  " << pad_right(range, kRangeWidth)
+          << pad_left(measured_text(*m), kMeasuredWidth) << pad_left(spread_cell(m->stats), kSpreadWidth) << "  "
           << pad_right(ceiling_cell(*m, notes), kCeilingWidth) << pad_left(percent_text(*m), kPercentWidth);
       if (judged_any) {
         const Judgement* j = index.find(m->key);

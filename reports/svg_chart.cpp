@@ -86,6 +86,7 @@ std::string render_bar_chart(const BarChart& chart) {
   for (const auto& bar : chart.bars) {
     scale_max = std::max({scale_max, bar.value, bar.ceiling.value_or(0.0)});
   }
+  if (chart.scale_max && *chart.scale_max > 0) scale_max = std::min(scale_max, *chart.scale_max);
   if (!(scale_max > 0)) scale_max = 1;
   const double height = kTop + kRow * static_cast<double>(chart.bars.size()) + 8;
   std::ostringstream out;
@@ -95,14 +96,15 @@ std::string render_bar_chart(const BarChart& chart) {
       << "<text class=\"chart-title\" x=\"0\" y=\"18\">" << html_escape(chart.title) << "</text>\n";
   double y = kTop;
   for (const auto& bar : chart.bars) {
-    const double value_width = std::max(0.0, bar.value) / scale_max * kBarWidth;
+    const bool cut = bar.value > scale_max;
+    const double value_width = std::min(std::max(0.0, bar.value) / scale_max, 1.0) * kBarWidth;
     std::string tooltip = bar.label + ": " + bar.note;
     if (!bar.tooltip.empty()) tooltip += "\n" + bar.tooltip;
     out << "<g class=\"bar-row\"><title>" << html_escape(tooltip) << "</title>";
     out << "<text class=\"bar-label\" x=\"" << num(kLabelRight) << "\" y=\"" << num(y + 13)
         << "\" text-anchor=\"end\">" << html_escape(shorten(bar.label, 40)) << "</text>";
     if (bar.ceiling && *bar.ceiling > 0) {
-      const double ceiling_width = *bar.ceiling / scale_max * kBarWidth;
+      const double ceiling_width = std::min(*bar.ceiling / scale_max, 1.0) * kBarWidth;
       out << "<rect class=\"ceiling-track\" x=\"" << num(kBarLeft) << "\" y=\"" << num(y + 2)
           << "\" width=\"" << num(ceiling_width) << "\" height=\"16\" rx=\"2\"/>";
       out << "<line class=\"ceiling-mark\" x1=\"" << num(kBarLeft + ceiling_width) << "\" x2=\""
@@ -111,6 +113,11 @@ std::string render_bar_chart(const BarChart& chart) {
     out << "<rect class=\"bar tone-" << html_escape(bar.tone.empty() ? "info" : bar.tone) << "\" x=\""
         << num(kBarLeft) << "\" y=\"" << num(y + 4) << "\" width=\"" << num(value_width)
         << "\" height=\"12\" rx=\"2\"/>";
+    if (cut) {
+      const double x = kBarLeft + kBarWidth - 14;
+      out << "<path class=\"bar-break\" d=\"M" << num(x) << ' ' << num(y + 19) << " l6 -18 M" << num(x + 5) << ' '
+          << num(y + 19) << " l6 -18\"/>";
+    }
     out << "<text class=\"bar-note\" x=\"" << num(kBarLeft + kBarWidth + 12) << "\" y=\"" << num(y + 13)
         << "\">" << html_escape(shorten(bar.note, 44)) << "</text></g>\n";
     y += kRow;

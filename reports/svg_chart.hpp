@@ -20,6 +20,9 @@ struct ChartBar {
 struct BarChart {
   std::string title;
   std::vector<ChartBar> bars;
+  // Where the axis ends; longer bars are cut with a break mark (one huge figure would otherwise
+  // flatten the others). Empty: the largest value or ceiling.
+  std::optional<double> scale_max;
 };
 
 struct LinePoint {

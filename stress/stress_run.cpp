@@ -392,6 +392,12 @@ StressOutcome run_stress(const StressConfig& config, const StressHooks& hooks, s
   stop->store(true);
   const auto grace = std::chrono::milliseconds(std::clamp<long long>(deadline.count(), 2000, 10000));
   outcome.abandoned_workers = collect_workers(slots, *state, grace, start);
+  {
+    // A GPU worker that gave up on a hung kernel has returned, but its context is still stuck:
+    // the CUDA runtime's teardown at exit would wait on it, so the caller must quick_exit too.
+    const std::lock_guard lock(state->mutex);
+    if (!state->hangs.empty()) outcome.abandoned_workers = true;
+  }
   sampler.stop();
   xids.stop();
   {

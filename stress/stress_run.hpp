@@ -61,8 +61,9 @@ struct StressOutcome {
   StressSummary summary;
   std::filesystem::path csv_path;
   std::filesystem::path summary_path;
-  // A worker that never returned from the driver: its thread is detached and still exists, so
-  // the caller must leave with std::quick_exit (see app/stress_cli.cpp).
+  // A worker hung: its thread is detached inside a driver call, or it returned but left a stuck
+  // CUDA context behind. Either way the caller must leave with std::quick_exit after the summary
+  // (see app/stress_cli.cpp): a normal exit would wait forever in the CUDA runtime's teardown.
   bool abandoned_workers = false;
 };
 

@@ -34,7 +34,8 @@ TEST(GemmShapes, FlopsAreTwoMnk) {
 }
 
 TEST(GemmShapes, SweepPerMode) {
-  EXPECT_EQ(default_shapes(ProbeMode::quick, GemmDtype::bf16), std::vector<GemmShape>{{8192, 8192, 8192}});
+  const std::vector<GemmShape> quick = {{8192, 8192, 8192}};
+  EXPECT_EQ(default_shapes(ProbeMode::quick, GemmDtype::bf16), quick);
   const auto standard = default_shapes(ProbeMode::standard, GemmDtype::bf16);
   EXPECT_GE(standard.size(), 4u);
   EXPECT_NE(std::find(standard.begin(), standard.end(), GemmShape{8192, 8192, 8192}), standard.end());

@@ -141,6 +141,7 @@ TEST(StressWatchdog, HungWorkerIsAbandonedAndTheRunStillEnds) {
   const StressOutcome outcome = run_stress(config, hooks, out);
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
   gate->release();  // lets the abandoned thread end before the test binary does
+  std::this_thread::sleep_for(50ms);
 
   EXPECT_LT(took, 6.0) << "the run waited for the hung worker";
   EXPECT_EQ(outcome.exit_code, 1);
