@@ -145,20 +145,31 @@ std::unique_ptr<ScratchFile> ScratchFile::create(const std::string& dir, std::ui
   if (file->size_ == 0) {
     throw UsageError("--scratch-dir " + dir + ": less than 32 MiB free for the scratch file");
   }
-  std::string path = dir + "/pipecheck-storage-XXXXXX";
-  {
-    NameGuard guard(path);  // the template name is harmless to unlink if mkstemp fails
-    const int fd = mkstemp(path.data());
-    if (fd < 0) throw UsageError("--scratch-dir " + dir + ": " + errno_message("mkstemp", path, errno));
-    std::strncpy(g_named_path, path.c_str(), sizeof g_named_path - 1);
-    file->buffered_fd_ = fd;
-    file->direct_fd_ = open(path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
+  // O_TMPFILE: a file that never has a name, so nothing can be left behind at all.
+  file->buffered_fd_ = open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (file->buffered_fd_ >= 0) {
+    const std::string self = "/proc/self/fd/" + std::to_string(file->buffered_fd_);
+    file->direct_fd_ = open(self.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
     if (file->direct_fd_ < 0) file->direct_refused_ = errno_message("open O_DIRECT", dir, errno);
-    unlink(path.c_str());
+  } else {
+    file->open_named();  // filesystems without O_TMPFILE
   }
   fcntl(file->buffered_fd_, F_SETFD, FD_CLOEXEC);
   file->fill();
   return file;
+}
+
+// mkstemp, open O_DIRECT by name, unlink: the name lives for microseconds, under the guard.
+void ScratchFile::open_named() {
+  std::string path = dir_ + "/pipecheck-storage-XXXXXX";
+  NameGuard guard(path);  // the template name is harmless to unlink if mkstemp fails
+  const int fd = mkstemp(path.data());
+  if (fd < 0) throw UsageError("--scratch-dir " + dir_ + ": " + errno_message("mkstemp", path, errno));
+  std::strncpy(g_named_path, path.c_str(), sizeof g_named_path - 1);
+  buffered_fd_ = fd;
+  direct_fd_ = open(path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
+  if (direct_fd_ < 0) direct_refused_ = errno_message("open O_DIRECT", dir_, errno);
+  unlink(path.c_str());
 }
 
 ScratchFile::~ScratchFile() {

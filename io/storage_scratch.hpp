@@ -20,8 +20,9 @@ bool check_pattern(const unsigned char* data, std::uint64_t offset, std::size_t 
 
 class ScratchFile {
  public:
-  // Creates the file in `dir` (mkstemp), opens it buffered and O_DIRECT, unlinks its name at
-  // once (the open descriptors keep the data until the process ends, however it ends), then
+  // Creates the file in `dir` without a name (O_TMPFILE; else mkstemp and unlink at once,
+  // with SIGINT/SIGTERM handlers covering the microseconds it has a name): the open
+  // descriptors keep the data until the process ends, however it ends, even by kill -9. Then
   // fills it. `bytes` is cut to what the filesystem's free space allows. Throws UsageError
   // when `dir` is unusable, RunError when the fill fails.
   static std::unique_ptr<ScratchFile> create(const std::string& dir, std::uint64_t bytes,
@@ -40,6 +41,7 @@ class ScratchFile {
 
  private:
   ScratchFile() = default;
+  void open_named();
   void fill();
 
   std::string dir_;

@@ -33,7 +33,12 @@ class UringReader : public Reader {
       params.flags |= IORING_SETUP_SQPOLL;
       params.sq_thread_idle = 2000;  // ms: keep the poller awake between iterations
     }
-    const int rc = io_uring_queue_init_params(settings.queue_depth, &ring_, &params);
+    // COOP_TASKRUN: completions are run when we enter the kernel anyway, not by interrupting
+    // the reader with an IPI (as fio sets it); kernels before 5.19 refuse it, so retry without.
+    io_uring_params tuned = params;
+    tuned.flags |= IORING_SETUP_COOP_TASKRUN;
+    int rc = io_uring_queue_init_params(settings.queue_depth, &ring_, &tuned);
+    if (rc == -EINVAL) rc = io_uring_queue_init_params(settings.queue_depth, &ring_, &params);
     if (rc < 0) throw RunError(errno_message("io_uring_queue_init", "", -rc));
     const std::size_t bytes = std::size_t{settings.queue_depth} * settings.block_size;
     buffers_.reset(static_cast<unsigned char*>(std::aligned_alloc(kDirectAlignment, bytes)));

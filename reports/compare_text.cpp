@@ -177,7 +177,7 @@ std::string outlier_subject(const std::string& host, const std::string& gpu, con
 
 std::string outlier_line(const FleetOutlier& o) {
   return outlier_subject(o.host, o.gpu, o.gpu_name) + ": " + std::to_string(o.outlier_count) +
-         " figure(s) beyond tolerance, worst " + o.worst_group + " " +
+         " figure(s) beyond tolerance, worst " + o.worst_key + " " +
          format_change(o.worst_deviation_percent);
 }
 

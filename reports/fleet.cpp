@@ -190,7 +190,7 @@ void collect_outliers(FleetResult& result) {
       if (!worst.count(subject) || badness(group, s) > worst[subject]) {
         worst[subject] = badness(group, s);
         o.worst_deviation_percent = s.deviation_percent;
-        o.worst_group = group.group;
+        o.worst_key = s.key;
       }
     }
   }
@@ -263,7 +263,7 @@ json outlier_json(const FleetOutlier& o) {
               {"gpu_name", o.gpu_name},
               {"outlier_count", o.outlier_count},
               {"worst_deviation_percent", o.worst_deviation_percent},
-              {"worst_group", o.worst_group}};
+              {"worst_key", o.worst_key}};
 }
 
 json group_json(const FleetGroup& g) {

@@ -48,7 +48,7 @@ struct FleetOutlier {
   std::string gpu_name;
   int outlier_count = 0;
   double worst_deviation_percent = 0;  // the most-worse of its figures, signed
-  std::string worst_group;
+  std::string worst_key;  // the measurement key of that figure
 };
 
 struct FleetRun {

@@ -136,7 +136,7 @@ TEST_F(BaselineTest, RecordedBaselineFileReadsBack) {
   const LoadedRun run = load_run(kData / "recorded_baseline.json");
   EXPECT_EQ(run.identity.hostname, "node-a");
   EXPECT_EQ(run.identity.gpus.size(), 2u);
-  EXPECT_EQ(run.report.probes.size(), 5u);
+  EXPECT_EQ(run.report.probes.size(), 4u);
   // The same machine as the run it was recorded from.
   EXPECT_FALSE(baseline_mismatch(run, load_run(kData / "regressed"), baseline_).has_value());
 }

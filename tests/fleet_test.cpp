@@ -55,12 +55,14 @@ TEST(FleetAnalyze, NamesTheSlowHostAndTheSlowGpu) {
   const FleetResult result = analyze_fleet(recorded_fleet());
   ASSERT_EQ(result.outlier_hosts.size(), 1u);
   EXPECT_EQ(result.outlier_hosts[0].host, "node-c");
-  EXPECT_EQ(result.outlier_hosts[0].worst_group, "hostmem/memcpy/threads:1");
+  EXPECT_EQ(result.outlier_hosts[0].worst_key, "hostmem/memcpy/threads:1");
   EXPECT_NEAR(result.outlier_hosts[0].worst_deviation_percent, 100.0 * (12.1 - 18.5) / 18.5, 1e-9);
   ASSERT_EQ(result.outlier_gpus.size(), 1u);
   EXPECT_EQ(result.outlier_gpus[0].host, "node-d");
   EXPECT_EQ(result.outlier_gpus[0].gpu, "0000:2a:00.0");
   EXPECT_EQ(result.outlier_gpus[0].gpu_name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(result.outlier_gpus[0].worst_key, "compute/gemm/bf16/gpu1");
+  EXPECT_NEAR(result.outlier_gpus[0].worst_deviation_percent, 100.0 * (560 - 700.5) / 700.5, 1e-9);
   EXPECT_TRUE(result.has_outliers());
 }
 
