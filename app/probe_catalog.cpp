@@ -5,6 +5,9 @@ namespace pipecheck {
 
 const std::vector<ProbeEntry>& probe_catalog() {
   static const std::vector<ProbeEntry> catalog = {
+      {"decode", "pipecheck-jpeg", false,
+       "CPU JPEG decode (TurboJPEG): full, DCT-scaled 1/2 1/4, decode+resize to the training size; "
+       "1 thread to all cores; nvJPEG when present"},
       {"hostmem", "pipecheck-hostmem", false,
        "host memory bandwidth: memcpy, read, write; 1 thread and all cores"},
   };

@@ -117,7 +117,7 @@ Verification verify_op(const DecodeOp& op, const ImageSet& set, const ProbeConfi
   // JPEG at quality q loses roughly (100 - q) / 10 levels on grainy content; scaling adds a
   // filter mismatch. Far above either, the output is wrong, not lossy.
   const double bound = (set.source_rgb ? 3.0 + 0.15 * (100 - config.quality) : 0.5) +
-                       (output.width == full.width ? 0.0 : 4.0);
+                       (output.width == full.width ? 0.0 : 8.0);
   char text[128];
   std::snprintf(text, sizeof text, "mean abs error %.2f vs %s (bound %.1f)", error,
                 set.source_rgb ? "source pixels" : "full decode", bound);

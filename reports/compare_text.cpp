@@ -52,7 +52,9 @@ std::string wrap(const std::string& text, int width, const std::string& first, c
       line = rest;
       line_has_word = false;
     }
-    line += (line_has_word ? " " : "") + fit(word, width - static_cast<int>(rest.size()));
+    // Appended in two steps: " " + std::string&& makes GCC 12 warn falsely (-Wrestrict).
+    if (line_has_word) line += ' ';
+    line += fit(word, width - static_cast<int>(rest.size()));
     line_has_word = true;
   }
   return out + line + "\n";

@@ -44,7 +44,7 @@ run_ours() {
   "$probe" --images "$work/corpus" --threads 1 --decode "$our_mode" \
     --benchmark_filter='^decode/full/real_time/threads:1$' --benchmark_min_time="$seconds" \
     --benchmark_format=json 2>/dev/null |
-    grep -o '"megapixels_per_second": [0-9.e+-]*' | head -1 | awk '{ print $2 }'
+    grep -o '"megapixels_per_second": [0-9.e+-]*' | head -1 | awk '{ printf "%.2f\n", $2 }'
 }
 
 stats() {  # median min max of the arguments
