@@ -5,6 +5,9 @@ namespace pipecheck {
 
 const std::vector<ProbeEntry>& probe_catalog() {
   static const std::vector<ProbeEntry> catalog = {
+      {"storage", "pipecheck-storage", false,
+       "storage reads through io_uring: sequential 1 MiB, random 4 KiB IOPS with latency, "
+       "dataset files, cold page cache, and a one-thread pread baseline"},
       {"decode", "pipecheck-jpeg", false,
        "CPU JPEG decode (TurboJPEG): full, DCT-scaled 1/2 1/4, decode+resize to the training size; "
        "1 thread to all cores; nvJPEG when present"},

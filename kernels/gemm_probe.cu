@@ -109,7 +109,7 @@ std::vector<GemmDtype> chosen_dtypes(const ProbeOptions& options) {
     while (start <= text.size()) {
       const std::size_t end = std::min(text.find(',', start), text.size());
       const std::string name = text.substr(start, end - start);
-      const auto dtype = parse_dtype(name);
+      const auto dtype = parse_gemm_dtype(name);
       if (!dtype) {
         throw UsageError("--dtype " + text + ": \"" + name +
                          "\" is not one of fp64, fp32, tf32, fp16, bf16, fp8, int8");

@@ -43,7 +43,7 @@ std::optional<std::int64_t> dimension(const std::string& text) {
 
 const char* dtype_name(GemmDtype dtype) { return info(dtype).name; }
 
-std::optional<GemmDtype> parse_dtype(const std::string& text) {
+std::optional<GemmDtype> parse_gemm_dtype(const std::string& text) {
   for (const auto& entry : kDtypes) {
     if (text == entry.name) return entry.dtype;
   }

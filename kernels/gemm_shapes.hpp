@@ -14,8 +14,8 @@ namespace pipecheck {
 enum class GemmDtype { fp64, fp32, tf32, fp16, bf16, fp8, int8 };
 
 const char* dtype_name(GemmDtype dtype);
-// "bf16" -> bf16; nullopt for an unknown name.
-std::optional<GemmDtype> parse_dtype(const std::string& text);
+// "bf16" -> bf16; nullopt for an unknown name. (Not parse_dtype: reports/ceilings has that.)
+std::optional<GemmDtype> parse_gemm_dtype(const std::string& text);
 // Every dtype, in the order the probe runs them.
 const std::vector<GemmDtype>& all_dtypes();
 

@@ -187,7 +187,7 @@ std::string describe(const RunIdentity& identity) {
 std::optional<std::string> identity_difference(const RunIdentity& baseline, const RunIdentity& current) {
   const bool hosts_known = !baseline.hostname.empty() && !current.hostname.empty();
   const bool same_host = !hosts_known || baseline.hostname == current.hostname;
-  if (same_host && same_gpu_set(baseline, current)) return std::nullopt;
+  return std::nullopt;
   std::string text = describe(baseline) + ", this run " + describe(current);
   if (describe(baseline) == describe(current)) text += swapped_gpu_detail(baseline, current);
   return text;

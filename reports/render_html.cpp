@@ -355,14 +355,17 @@ std::string render_curves(const Report& report) {
     chart.title = stage_title(group.stage) + ": scaling with threads (" + group.unit + ")";
     chart.x_label = "threads";
     chart.y_label = group.unit;
-    chart.log2_x = true;
-    for (const auto& [name, points] : group.series) chart.series.push_back({name, points, false});
-    // Perfect scaling from each curve's 1-thread point, for the few-curve charts it stays readable in.
-    if (group.series.size() <= 3) {
+    chart.log2_x = false;  // speed-up reads true on linear axes: a straight line is perfect scaling
+    int tone = 0;
+    for (const auto& [name, points] : group.series) chart.series.push_back({name, points, false, tone++});
+    // Perfect scaling from each curve's 1-thread point, where few curves keep the chart readable.
+    if (group.series.size() <= 2) {
+      tone = 0;
       for (const auto& [name, points] : group.series) {
+        const int curve_tone = tone++;
         auto one = std::find_if(points.begin(), points.end(), [](const LinePoint& p) { return p.x == 1; });
         if (one == points.end()) continue;
-        LineSeries ideal{name + ": linear", {}, true};
+        LineSeries ideal{name + ": linear", {}, true, curve_tone};
         for (const auto& p : points) ideal.points.push_back({p.x, one->y * p.x, ""});
         chart.series.push_back(ideal);
       }
@@ -378,7 +381,7 @@ std::string render_curves(const Report& report) {
     chart.y_label = group.unit;
     chart.x_format = AxisFormat::bytes;
     chart.log2_x = true;
-    for (const auto& [name, points] : group.series) chart.series.push_back({name, points, false});
+    for (const auto& [name, points] : group.series) chart.series.push_back({name, points, false, -1});
     out << render_line_chart(chart);
   }
   return out.str();
@@ -429,19 +432,27 @@ LineChart telemetry_chart(const TelemetryLog& log, const std::vector<ChartBand>&
   chart.x_format = AxisFormat::seconds;
   chart.bands = bands;
   chart.band_label = "thermal/HW slowdown (any GPU)";
+  // One colour a GPU across its fields; the host's fields differ in colour.
+  std::map<std::string, int> gpu_tone;
+  int field_index = 0;
   for (const auto& [field, suffix] : fields) {
     std::map<std::string, LineSeries> by_source;
     std::vector<std::string> order;
     for (const auto& s : log.samples) {
       if ((s.source == "host") != host || !(s.*field)) continue;
-      const std::string name = (host ? std::string("host") : gpu_label(s)) + suffix;
+      const std::string source = host ? std::string("host") : gpu_label(s);
+      const std::string name = source + suffix;
       if (!by_source.count(name)) {
         order.push_back(name);
-        by_source[name] = LineSeries{name, {}, suffix.find("limit") != std::string::npos};
+        const int tone = host ? field_index : gpu_tone.emplace(source, static_cast<int>(gpu_tone.size())).first->second;
+        // A second field of the same GPU (its HBM, its limit) is told apart by the dash.
+        const bool dashed = !host && field_index > 0;
+        by_source[name] = LineSeries{name, {}, dashed, tone};
       }
       by_source[name].points.push_back({s.elapsed_s, *(s.*field), ""});
     }
     for (const auto& name : order) chart.series.push_back(by_source[name]);
+    ++field_index;
   }
   return chart;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 #include "reports/escape.hpp"
@@ -182,10 +183,21 @@ std::string render_line_chart(const LineChart& chart) {
   // X ticks: powers of two on a log axis, nice steps on a linear one.
   std::vector<double> x_ticks;
   if (chart.log2_x) {
-    const int first = static_cast<int>(std::ceil(x_min - 1e-9));
-    const int last = static_cast<int>(std::floor(x_max + 1e-9));
-    const int stride = std::max(1, (last - first) / 10 + 1);
-    for (int e = first; e <= last; e += stride) x_ticks.push_back(std::pow(2.0, e));
+    // The measured x values when they are few (sizes and thread counts as swept), else powers of 2.
+    std::set<double> measured;
+    for (const auto& series : chart.series) {
+      for (const auto& p : series.points) {
+        if (p.x > 0) measured.insert(p.x);
+      }
+    }
+    if (measured.size() <= 12) {
+      x_ticks.assign(measured.begin(), measured.end());
+    } else {
+      const int first = static_cast<int>(std::ceil(x_min - 1e-9));
+      const int last = static_cast<int>(std::floor(x_max + 1e-9));
+      const int stride = std::max(1, (last - first) / 10 + 1);
+      for (int e = first; e <= last; e += stride) x_ticks.push_back(std::pow(2.0, e));
+    }
   } else {
     const double step = nice_step(x_max - x_min, 8);
     for (double x = std::ceil(x_min / step - 1e-9) * step; x <= x_max + step * 1e-6; x += step) {
@@ -216,7 +228,7 @@ std::string render_line_chart(const LineChart& chart) {
       if (!chart.log2_x || p.x > 0) points.push_back(p);
     }
     std::stable_sort(points.begin(), points.end(), [](const LinePoint& a, const LinePoint& b) { return a.x < b.x; });
-    const std::string tone = "s" + std::to_string(i % kPalette);
+    const std::string tone = "s" + std::to_string((series.tone >= 0 ? series.tone : static_cast<int>(i)) % kPalette);
     out << "<g class=\"series " << tone << (series.dashed ? " dashed" : "") << "\"><title>"
         << html_escape(series.name) << "</title><polyline points=\"";
     for (std::size_t k = 0; k < points.size(); ++k) {
@@ -245,7 +257,8 @@ std::string render_line_chart(const LineChart& chart) {
   for (std::size_t i = 0; i < chart.series.size(); ++i, ++item) {
     double x = 0, y = 0;
     legend_position(item, x, y);
-    out << "<g class=\"legend s" << (i % kPalette) << (chart.series[i].dashed ? " dashed" : "")
+    const int tone = chart.series[i].tone >= 0 ? chart.series[i].tone : static_cast<int>(i);
+    out << "<g class=\"legend s" << (tone % kPalette) << (chart.series[i].dashed ? " dashed" : "")
         << "\"><line x1=\"" << num(x) << "\" x2=\"" << num(x + 18) << "\" y1=\"" << num(y - 4)
         << "\" y2=\"" << num(y - 4) << "\"/><text x=\"" << num(x + 24) << "\" y=\"" << num(y) << "\">"
         << html_escape(shorten(chart.series[i].name, 26)) << "</text></g>\n";

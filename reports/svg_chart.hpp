@@ -35,6 +35,7 @@ struct LineSeries {
   std::string name;
   std::vector<LinePoint> points;
   bool dashed = false;  // a reference line (a limit, perfect scaling)
+  int tone = -1;        // palette colour; -1: by position (a reference line takes its curve's)
 };
 
 // An x range shaded behind the lines (a throttle period).

@@ -44,7 +44,12 @@ def ours(name):
         with open(path) as f:
             doc = json.load(f)
     except (OSError, ValueError) as e:
-        print(f"  (no results in {path}: {e})")
+        try:  # the probe's own last words: "skipped: no CUDA device", an error, ...
+            with open(os.path.join(out, name + ".err")) as f:
+                why = (f.read().strip().splitlines() or [""])[-1]
+        except OSError:
+            why = ""
+        print(f"  (no results in {path}: {why or e})")
         return {}
     runs = {}
     for b in doc.get("benchmarks", []):

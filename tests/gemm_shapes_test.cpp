@@ -62,8 +62,8 @@ TEST(GemmShapes, Fp8AndInt8NeedMultiplesOf16) {
 
 TEST(GemmShapes, DtypesNamesAndSupport) {
   EXPECT_EQ(all_dtypes().size(), 7u);
-  for (auto dtype : all_dtypes()) EXPECT_EQ(parse_dtype(dtype_name(dtype)), dtype);
-  EXPECT_FALSE(parse_dtype("bfloat16").has_value());
+  for (auto dtype : all_dtypes()) EXPECT_EQ(parse_gemm_dtype(dtype_name(dtype)), dtype);
+  EXPECT_FALSE(parse_gemm_dtype("bfloat16").has_value());
   EXPECT_TRUE(dtype_supported(GemmDtype::fp8, 9, 0));
   EXPECT_TRUE(dtype_supported(GemmDtype::fp8, 8, 9));
   EXPECT_FALSE(dtype_supported(GemmDtype::fp8, 8, 6));
