@@ -9,6 +9,7 @@
 
 #include "app/probe_catalog.hpp"
 #include "app/run_command.hpp"
+#include "app/stress_cli.hpp"
 #include "core/errors.hpp"
 #include "core/inventory_collect.hpp"
 #include "core/json_records.hpp"
@@ -75,8 +76,11 @@ int run_cli(int argc, char** argv) {
   run->add_option("--images", run_options.images_dir, "JPEG dataset folder for the decode probe")
       ->check(CLI::ExistingDirectory);
 
+  StressCliState stress_state;
+  auto* stress = add_stress_command(app, stress_state);
+
   if (argc >= 2 && argv[1][0] != '-' && !is_command(app, argv[1])) {
-    std::cerr << "pipecheck: unknown command '" << argv[1] << "' (known: inventory, run)\n";
+    std::cerr << "pipecheck: unknown command '" << argv[1] << "' (known: inventory, run, stress)\n";
     return 2;
   }
   try {
@@ -94,6 +98,7 @@ int run_cli(int argc, char** argv) {
 
   try {
     if (*inventory) return inventory_command(inventory_args);
+    if (*stress) return run_stress_command(stress_state);
     run_options.mode = quick ? ProbeMode::quick : full ? ProbeMode::full : ProbeMode::standard;
     run_options.out = out_dir;
     run_options.timeout_seconds = timeout;

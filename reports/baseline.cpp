@@ -187,7 +187,7 @@ std::string describe(const RunIdentity& identity) {
 std::optional<std::string> identity_difference(const RunIdentity& baseline, const RunIdentity& current) {
   const bool hosts_known = !baseline.hostname.empty() && !current.hostname.empty();
   const bool same_host = !hosts_known || baseline.hostname == current.hostname;
-  return std::nullopt;
+  if (same_host && same_gpu_set(baseline, current)) return std::nullopt;
   std::string text = describe(baseline) + ", this run " + describe(current);
   if (describe(baseline) == describe(current)) text += swapped_gpu_detail(baseline, current);
   return text;
@@ -242,7 +242,9 @@ Comparison compare_runs(const LoadedRun& baseline, const LoadedRun& current,
 namespace {
 
 int record_baseline(const LoadedRun& run, const fs::path& baseline_path, std::ostream& out) {
-  if (baseline_path.has_parent_path()) fs::create_directories(baseline_path.parent_path());
+  std::error_code error;
+  if (baseline_path.has_parent_path()) fs::create_directories(baseline_path.parent_path(), error);
+  if (error) throw RunError("create " + baseline_path.parent_path().string() + ": " + error.message());
   write_file_atomically(baseline_path, baseline_document(run, utc_now_iso()).dump(2) + "\n");
   out << "baseline: recorded " << baseline_path.string() << " from " << run.source.string()
       << " (" << describe(run.identity) << "); later runs are compared to it\n";

@@ -51,13 +51,13 @@ void classify_noise(MeasurementChange& change, const CompareOptions& options) {
   const double change_percent = 100.0 * (new_stats.median - old_stats.median) / std::fabs(old_stats.median);
   change.change_percent = change_percent;
   change.ranges_disjoint = ranges_disjoint(old_stats, new_stats);
-  if (false) {
+  if (!change.ranges_disjoint) {
     change.reason = "within noise: ranges overlap";
     return;
   }
   const double p = disjoint_ranges_p_value(old_stats.samples, new_stats.samples);
   change.p_value = p;
-  if (false && p > options.max_p_value) {
+  if (p > options.max_p_value) {
     change.reason = "too few repetitions to tell (" + std::to_string(old_stats.samples) + " vs " +
                     std::to_string(new_stats.samples) + ")";
     return;

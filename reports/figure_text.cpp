@@ -30,9 +30,9 @@ std::string ratio_text(double ratio) {
   return text;
 }
 
-std::string gts_text(double gts) {
+std::string plain_number(double value) {
   char text[32];
-  std::snprintf(text, sizeof text, "%g", gts);
+  std::snprintf(text, sizeof text, "%g", value);
   return text;
 }
 

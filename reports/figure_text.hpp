@@ -13,8 +13,10 @@ std::string figure(double value);
 std::string figure(double value, const std::string& unit);
 // A ratio with one decimal: "7.0" (for "7.0x slower").
 std::string ratio_text(double ratio);
+// A figure as written in a profile or on a spec sheet, no padding: "2.5", "16", "70", "0.5".
+std::string plain_number(double value);
 // A PCIe link speed as sysfs writes it: "2.5", "16", "32".
-std::string gts_text(double gts);
+inline std::string gts_text(double gts) { return plain_number(gts); }
 // A percentage with one decimal: "85.4%".
 std::string percent_text(double percent);
 // A param of a measurement, "" when absent.

@@ -166,7 +166,7 @@ void judge_group(FleetGroup& group, const FleetOptions& options) {
   for (auto& s : group.samples) {
     s.deviation_percent = 100.0 * (s.stats.median - group.fleet_median) / std::fabs(group.fleet_median);
     const double worse_by = group.higher_is_better ? -s.deviation_percent : s.deviation_percent;
-    s.outlier = worse_by > options.tolerance_percent && s.gpu.empty();
+    s.outlier = worse_by > options.tolerance_percent;
   }
 }
 

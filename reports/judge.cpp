@@ -190,12 +190,12 @@ std::optional<CheckOutcome> run_check(const Check& check, const Measurement& m, 
       const Verdict verdict = verdict_for_percent(*m.percent_of_ceiling, *minimum, margin);
       std::string text = ceiling_words(m);
       if (verdict == Verdict::fail) {
-        text += ": below the " + figure(*minimum) + "% minimum";
+        text += ": below the " + plain_number(*minimum) + "% minimum";
       } else if (verdict == Verdict::warn) {
-        text += ": within " + figure(margin) + " points above the " + figure(*minimum) + "% minimum";
+        text += ": within " + plain_number(margin) + " points above the " + plain_number(*minimum) + "% minimum";
       } else {
-        text += ": at least " + figure(*minimum + margin) + "% (" + figure(*minimum) + "% minimum + " +
-                figure(margin) + " warn margin)";
+        text += ": at least " + plain_number(*minimum + margin) + "% (" + plain_number(*minimum) + "% minimum + " +
+                plain_number(margin) + " warn margin)";
       }
       if (*m.percent_of_ceiling > 105) text += "; above its ceiling, so the ceiling or the measurement is off";
       return CheckOutcome{verdict, rule, text};
@@ -209,8 +209,8 @@ std::optional<CheckOutcome> run_check(const Check& check, const Measurement& m, 
                                                         : Verdict::pass;
       std::string text = figure(check.value, check.unit);
       text += verdict == Verdict::fail ? " is below the minimum " + figure(*minimum, check.unit)
-              : verdict == Verdict::warn ? " is within " + figure(margin) + "% above the minimum " + figure(*minimum, check.unit)
-                                         : " is at least " + figure(pass_from, check.unit) + " (minimum " + figure(*minimum, check.unit) + " + " + figure(margin) + "%)";
+              : verdict == Verdict::warn ? " is within " + plain_number(margin) + "% above the minimum " + figure(*minimum, check.unit)
+                                         : " is at least " + figure(pass_from, check.unit) + " (minimum " + figure(*minimum, check.unit) + " + " + plain_number(margin) + "%)";
       return CheckOutcome{verdict, rule, text};
     }
     case CheckKind::count_max: {
@@ -218,7 +218,7 @@ std::optional<CheckOutcome> run_check(const Check& check, const Measurement& m, 
       if (!maximum) return std::nullopt;
       const bool over = check.value > *maximum;
       return CheckOutcome{over ? Verdict::fail : Verdict::pass, rule,
-                          check.fact + (over ? ", more than " : ", at most ") + figure(*maximum) + " allowed"};
+                          check.fact + (over ? ", more than " : ", at most ") + plain_number(*maximum) + " allowed"};
     }
     case CheckKind::policy: {
       if (!profile.has(check.key)) return std::nullopt;

@@ -169,7 +169,7 @@ Profile parse_profile(const std::string& text, const std::string& source, const 
     if (spec == nullptr) {
       const std::string suggestion = suggestion_for(key);
       throw UsageError(where + ": unknown key '" + key + "'" +
-                       (suggestion.empty() ? " (see reports/default_profile.cpp for the keys)"
+                       (suggestion.empty() ? " (not a profile key; the default profile lists every key)"
                                            : " (did you mean " + suggestion + "?)"));
     }
     if (const auto first = seen_on_line.find(key); first != seen_on_line.end()) {

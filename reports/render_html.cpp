@@ -57,6 +57,7 @@ table { border-collapse:collapse; width:100%; font-size:13.5px; margin:6px 0 4px
 td.what { min-width:190px; }
 th, td { text-align:left; padding:5px 8px; border-bottom:1px solid var(--line); vertical-align:top; }
 th { font-weight:600; color:var(--muted); font-size:12.5px; background:#f8f9fb; }
+th.num { text-align:right; }
 td.num { text-align:right; white-space:nowrap; font-variant-numeric:tabular-nums; }
 td.why, .small { color:var(--muted); font-size:12.5px; }
 tr.v-fail td:first-child { box-shadow:inset 3px 0 var(--fail); }
@@ -91,13 +92,17 @@ dl.facts dt { color:var(--muted); } dl.facts dd { margin:0; }
 footer { color:var(--muted); font-size:12.5px; margin-top:22px; text-align:center; }
 )";
 
-std::string verdict_class(std::optional<Verdict> verdict) {
+// A verdict's CSS class; nullptr (not judged) gets the neutral one. A pointer, not an optional:
+// GCC 12 at -O3 warns (falsely) of an uninitialized optional<enum> here.
+std::string verdict_class(const Verdict* verdict) {
   return verdict ? std::string("v-") + to_string(*verdict) : "v-none";
 }
+std::string verdict_class(Verdict verdict) { return verdict_class(&verdict); }
 
-std::string chip(std::optional<Verdict> verdict) {
+std::string chip(const Verdict* verdict) {
   return "<span class=\"chip " + verdict_class(verdict) + "\">" + (verdict ? to_string(*verdict) : "-") + "</span>";
 }
+std::string chip(Verdict verdict) { return chip(&verdict); }
 
 std::string fmt(double value, const char* format = "%.1f") {
   char buffer[64];
@@ -139,7 +144,7 @@ std::string series_name(const Measurement& m, const std::set<std::string>& leave
 void render_header(std::ostringstream& out, const Report& report, const Inventory& inventory,
                    const Judged& judged) {
   const bool judged_any = is_judged(judged);
-  const std::optional<Verdict> overall = judged_any ? std::optional<Verdict>(judged.overall) : std::nullopt;
+  const Verdict* overall = judged_any ? &judged.overall : nullptr;
   std::string badge = judged_any ? to_string(judged.overall) : "not judged";
   for (char& c : badge) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   out << "<header class=\"top " << verdict_class(overall) << "\"><div class=\"badge " << verdict_class(overall)
@@ -277,11 +282,12 @@ void render_stage(std::ostringstream& out, const Report& report, const std::stri
     }
     out << render_bar_chart(chart);
   }
-  out << "<table><tr><th>what</th><th>measured</th><th>min - max</th><th>ceiling</th><th>%</th>"
+  out << "<table><tr><th>what</th><th class=\"num\">measured</th><th class=\"num\">min - max</th>"
+         "<th class=\"num\">ceiling</th><th class=\"num\">%</th>"
          "<th>verdict</th><th>ceiling derivation &middot; judged by</th></tr>\n";
   for (const Measurement* m : measurements) {
     const Judgement* j = index.find(m->key);
-    const std::optional<Verdict> verdict = j ? std::optional<Verdict>(j->verdict) : std::nullopt;
+    const Verdict* verdict = j ? &j->verdict : nullptr;
     out << "<tr class=\"" << verdict_class(verdict) << "\"><td class=\"what\" title=\"" << h(m->key) << "\">" << h(m->what)
         << "</td><td class=\"num\">" << h(measured_text(*m)) << "</td><td class=\"num\">" << h(range_text(*m))
         << "</td><td class=\"num\">" << h(ceiling_value_text(*m)) << "</td><td class=\"num\">"
@@ -432,6 +438,10 @@ LineChart telemetry_chart(const TelemetryLog& log, const std::vector<ChartBand>&
   chart.x_format = AxisFormat::seconds;
   chart.bands = bands;
   chart.band_label = "thermal/HW slowdown (any GPU)";
+  for (const auto& s : log.samples) {
+    chart.x_min = std::min(chart.x_min.value_or(s.elapsed_s), s.elapsed_s);
+    chart.x_max = std::max(chart.x_max.value_or(s.elapsed_s), s.elapsed_s);
+  }
   // One colour a GPU across its fields; the host's fields differ in colour.
   std::map<std::string, int> gpu_tone;
   int field_index = 0;
@@ -598,7 +608,7 @@ void render_checks(std::ostringstream& out, const Report& report, const Judged& 
 
 void render_probes(std::ostringstream& out, const Report& report) {
   out << "<section id=\"probes\"><h2>Probes</h2>\n<table><tr><th>probe</th><th>stage</th><th>status</th>"
-         "<th>seconds</th><th>measurements</th><th>reason</th></tr>\n";
+         "<th class=\"num\">seconds</th><th class=\"num\">measurements</th><th>reason</th></tr>\n";
   for (const auto& p : report.probes) {
     const std::string cls = p.status == ProbeStatus::failed    ? "v-fail"
                             : p.status == ProbeStatus::ok      ? (p.case_errors.empty() ? "v-pass" : "v-warn")

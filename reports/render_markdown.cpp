@@ -15,12 +15,11 @@ namespace {
 
 std::string md(std::string_view text) { return markdown_escape(text); }
 
-std::string verdict_text(std::optional<Verdict> verdict) {
-  if (!verdict) return "-";
-  switch (*verdict) {
+std::string verdict_text(Verdict verdict) {
+  switch (verdict) {
     case Verdict::fail: return "**FAIL**";
     case Verdict::warn: return "**WARN**";
-    default: return to_string(*verdict);
+    default: return to_string(verdict);
   }
 }
 
@@ -71,7 +70,7 @@ std::string render_markdown(const Report& report, const Inventory& inventory, co
   std::ostringstream out;
   const bool judged_any = is_judged(judged);
   out << "# pipecheck report: " << md(report.host) << "\n\n";
-  out << "**Overall: " << (judged_any ? verdict_text(judged.overall) : "not judged") << "** ("
+  out << "**Overall:** " << (judged_any ? verdict_text(judged.overall) : "not judged") << " ("
       << md(counts_text(count_verdicts(judged))) << ") - " << md(report.mode) << " run, "
       << md(report.started_utc) << " to " << md(report.finished_utc) << ", pipecheck "
       << md(report.pipecheck_version) << "\n\n";
@@ -115,7 +114,7 @@ std::string render_markdown(const Report& report, const Inventory& inventory, co
       const Judgement* j = index.find(m->key);
       out << "| " << md(m->what) << " | " << md(measured_text(*m)) << " | " << md(range_text(*m)) << " | "
           << md(ceiling_value_text(*m)) << " | " << md(percent_text(*m)) << " | "
-          << verdict_text(j ? std::optional<Verdict>(j->verdict) : std::nullopt) << " | " << md(ceiling_note(*m));
+          << (j ? verdict_text(j->verdict) : "-") << " | " << md(ceiling_note(*m));
       if (j && !j->explanation.empty()) out << "; " << md(j->explanation);
       out << " |\n";
     }

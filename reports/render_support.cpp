@@ -48,7 +48,7 @@ std::vector<std::string> stages_in_pipeline_order(const Report& report) {
 std::string stage_title(const std::string& stage) {
   static const std::map<std::string, std::string> titles = {
       {"storage", "Storage reads"},       {"decode", "CPU JPEG decode"},
-      {"hostmem", "Host memory"},         {"pcie", "PCIe host <-> GPU copies"},
+      {"hostmem", "Host memory"},         {"pcie", "PCIe copies, host to and from GPU"},
       {"memory", "GPU memory (HBM)"},     {"compute", "GPU compute (GEMM)"},
       {"comm", "NCCL collectives"},       {"stress", "GPU burn (stress)"},
   };

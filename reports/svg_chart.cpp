@@ -33,6 +33,7 @@ std::string shorten(const std::string& text, std::size_t limit) {
 
 std::string axis_text(double value, AxisFormat format) {
   char buffer[32];
+  if (std::fabs(value) < 1e-9) value = 0;  // no "-0" from accumulated steps
   switch (format) {
     case AxisFormat::bytes: return bytes_label(value);
     case AxisFormat::seconds:
@@ -145,6 +146,8 @@ std::string render_line_chart(const LineChart& chart) {
       y_max = std::max(y_max, p.y);
     }
   }
+  if (chart.x_min) x_min = x_of(*chart.x_min);
+  if (chart.x_max) x_max = x_of(*chart.x_max);
   if (!std::isfinite(x_min)) { x_min = 0; x_max = 1; }
   if (x_max - x_min < 1e-12) { x_min -= 1; x_max += 1; }
   const double y_step = nice_step(y_max > 0 ? y_max : 1, 5);
@@ -156,7 +159,7 @@ std::string render_line_chart(const LineChart& chart) {
   int legend_items = static_cast<int>(chart.series.size()) + (chart.bands.empty() ? 0 : 1);
   const int per_row = static_cast<int>((kWidth - kLeft) / kLegendItem);
   const int legend_rows = (legend_items + per_row - 1) / per_row;
-  const double legend_top = kTop + kPlotHeight + 44;
+  const double legend_top = kTop + kPlotHeight + 58;
   const double height = legend_top + 18.0 * legend_rows + 6;
 
   std::ostringstream out;
@@ -181,23 +184,22 @@ std::string render_line_chart(const LineChart& chart) {
         << "\" text-anchor=\"end\">" << html_escape(axis_text(y, AxisFormat::number)) << "</text>\n";
   }
   // X ticks: powers of two on a log axis, nice steps on a linear one.
+  // X ticks: the measured x values when they are few (sizes and thread counts as swept), else
+  // powers of two on a log axis and nice steps on a linear one.
+  std::set<double> measured;
+  for (const auto& series : chart.series) {
+    for (const auto& p : series.points) {
+      if (!chart.log2_x || p.x > 0) measured.insert(p.x);
+    }
+  }
   std::vector<double> x_ticks;
-  if (chart.log2_x) {
-    // The measured x values when they are few (sizes and thread counts as swept), else powers of 2.
-    std::set<double> measured;
-    for (const auto& series : chart.series) {
-      for (const auto& p : series.points) {
-        if (p.x > 0) measured.insert(p.x);
-      }
-    }
-    if (measured.size() <= 12) {
-      x_ticks.assign(measured.begin(), measured.end());
-    } else {
-      const int first = static_cast<int>(std::ceil(x_min - 1e-9));
-      const int last = static_cast<int>(std::floor(x_max + 1e-9));
-      const int stride = std::max(1, (last - first) / 10 + 1);
-      for (int e = first; e <= last; e += stride) x_ticks.push_back(std::pow(2.0, e));
-    }
+  if (measured.size() <= (chart.log2_x ? 12u : 6u) && !chart.x_min && !chart.x_max) {
+    x_ticks.assign(measured.begin(), measured.end());
+  } else if (chart.log2_x) {
+    const int first = static_cast<int>(std::ceil(x_min - 1e-9));
+    const int last = static_cast<int>(std::floor(x_max + 1e-9));
+    const int stride = std::max(1, (last - first) / 10 + 1);
+    for (int e = first; e <= last; e += stride) x_ticks.push_back(std::pow(2.0, e));
   } else {
     const double step = nice_step(x_max - x_min, 8);
     for (double x = std::ceil(x_min / step - 1e-9) * step; x <= x_max + step * 1e-6; x += step) {

@@ -55,6 +55,9 @@ struct LineChart {
   std::vector<LineSeries> series;
   std::vector<ChartBand> bands;
   std::string band_label;  // legend text of the bands ("throttled")
+  // A fixed x range (charts of one run over time share it); empty: the data's.
+  std::optional<double> x_min;
+  std::optional<double> x_max;
 };
 
 // Each returns one <svg> element; every text from the records is escaped.

@@ -46,8 +46,8 @@ if ! grep -q '</html>' <<<"$dom"; then
 fi
 timeout 120 "$browser" "${flags[@]}" --screenshot="$shot" "file://$html" 2>>"$log" >/dev/null
 
-# Console lines look like: [..:INFO:CONSOLE(12)] "Uncaught ReferenceError: ...", source: file://...
-errors=$(grep -E 'CONSOLE\(|ERROR:CONSOLE' "$log" | grep -Ei 'uncaught|error|refused|failed to load|net::ERR' || true)
+# Console lines look like: [..:INFO:CONSOLE:1] "Uncaught ReferenceError: ...", source: file://... (1)
+errors=$(grep -E ':CONSOLE[:(]' "$log" | grep -Ei 'uncaught|error|refused|failed to load|net::ERR' || true)
 if [[ -n "$errors" ]]; then
   echo "check-html: console errors in $1:" >&2
   echo "$errors" >&2

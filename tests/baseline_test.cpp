@@ -132,6 +132,12 @@ TEST_F(BaselineTest, GarbageBaselineIsNamedAndKept) {
   EXPECT_EQ(read_file(baseline_), "{ not json");
 }
 
+TEST_F(BaselineTest, UnwritableBaselineIsARunError) {
+  EXPECT_THROW(record_or_compare_baseline(kData / "baseline", "/proc/version/x/baseline.json", false,
+                                          out_, err_),
+               RunError);
+}
+
 TEST_F(BaselineTest, RecordedBaselineFileReadsBack) {
   const LoadedRun run = load_run(kData / "recorded_baseline.json");
   EXPECT_EQ(run.identity.hostname, "node-a");
