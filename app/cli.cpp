@@ -75,6 +75,11 @@ int run_cli(int argc, char** argv) {
       ->check(CLI::ExistingPath);
   run->add_option("--images", run_options.images_dir, "JPEG dataset folder for the decode probe")
       ->check(CLI::ExistingDirectory);
+  run->add_option("--profile", run_options.profile_path,
+                  "Acceptance profile (key = value lines) overlaying the default")
+      ->check(CLI::ExistingFile);
+  run->add_option("--workload", run_options.workload,
+                  "Workload for the pipeline budget, e.g. image=2000x1500,bytes=450KB,batch=256,step_ms=120");
 
   StressCliState stress_state;
   auto* stress = add_stress_command(app, stress_state);

@@ -14,6 +14,7 @@
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
 #include "pipecheck_config.hpp"
+#include "reports/judge.hpp"
 #include "reports/report.hpp"
 #include "reports/summary_table.hpp"
 
@@ -254,6 +255,11 @@ fs::path executable_dir() {
 int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
               std::ostream& out, std::ostream& err) {
   const std::vector<ProbeEntry> probes = select_probes(options, catalog);
+  // Bad profile or workload text fails now, before anything runs.
+  const Profile profile =
+      options.profile_path.empty() ? default_profile() : load_profile(options.profile_path);
+  std::optional<Workload> workload;
+  if (!options.workload.empty()) workload = parse_workload(options.workload);
   const fs::path probe_dir = options.probe_dir.empty() ? executable_dir() : options.probe_dir;
   check_probes_present(probes, probe_dir);
 
@@ -277,6 +283,7 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   }
   report.finished_utc = utc_now_iso();
   attach_ceilings(report, inventory);
+  report.judged = judge(report, inventory, profile, workload);
   write_file_atomically(folder / "report.json", report_to_json(report).dump(2) + "\n");
 
   out << render_summary(report, options.color);
@@ -290,9 +297,9 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   fs::rename(folder, final_folder, error);
   if (error) throw RunError("rename " + folder.string() + ": " + error.message());
   out << "\nresults: " << final_folder.string() << "\n";
-  const bool failed = std::any_of(report.probes.begin(), report.probes.end(),
-                                  [](const ProbeOutcome& p) { return p.status == ProbeStatus::failed; });
-  return failed ? 1 : 0;
+  const bool probe_failed = std::any_of(report.probes.begin(), report.probes.end(),
+                                        [](const ProbeOutcome& p) { return p.status == ProbeStatus::failed; });
+  return probe_failed ? 1 : exit_code_of(report.judged);
 }
 
 }  // namespace pipecheck

@@ -27,6 +27,8 @@ struct RunOptions {
   bool color = false;
   std::vector<std::string> storage_paths;  // forwarded to the storage probe as --path
   std::string images_dir;                  // forwarded to the decode probe as --images
+  std::filesystem::path profile_path;      // acceptance profile overlaying the default; empty = default
+  std::string workload;                    // pipeline budget workload, e.g. "bytes=450KB,batch=256"
 };
 
 // The arguments one stage needs beyond the mode's: the storage probe's paths and scratch
@@ -44,8 +46,8 @@ const char* mode_name_of(ProbeMode mode);
 ProbeOutcome outcome_of_process(const ProbeEntry& probe, const ProcessResult& process,
                                 const std::string& stdout_text, const std::string& stderr_text);
 
-// Returns the exit code: 0 every probe ran or was skipped with a reason, 1 a probe failed,
-// 130 interrupted. Throws UsageError for bad input (exit 2), RunError when it cannot run (3).
+// Returns the exit code: 0 every verdict passed (or was info/skipped/warn), 1 a verdict failed
+// (a failed probe is one), 130 interrupted. Throws UsageError for bad input (exit 2), RunError when it cannot run (3).
 int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
               std::ostream& out, std::ostream& err);
 

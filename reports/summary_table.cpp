@@ -97,12 +97,18 @@ class Notes {
   std::string mark(const std::string& text) {
     auto [it, added] = index_.emplace(text, static_cast<int>(order_.size()) + 1);
     if (added) order_.push_back(text);
-    return "[" + std::to_string(it->second) + "]";
+    // Appended rather than "[" + to_string(..): GCC 12 warns falsely (-Wrestrict) on the latter.
+    std::string mark = "[";
+    mark += std::to_string(it->second);
+    mark += ']';
+    return mark;
   }
   std::string render() const {
     std::string out;
     for (std::size_t i = 0; i < order_.size(); ++i) {
-      const std::string mark = "  [" + std::to_string(i + 1) + "] ";
+      std::string mark = "  [";
+      mark += std::to_string(i + 1);
+      mark += "] ";
       out += wrap(order_[i], mark, std::string(mark.size(), ' '));
     }
     return out;

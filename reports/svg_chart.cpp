@@ -230,7 +230,8 @@ std::string render_line_chart(const LineChart& chart) {
       if (!chart.log2_x || p.x > 0) points.push_back(p);
     }
     std::stable_sort(points.begin(), points.end(), [](const LinePoint& a, const LinePoint& b) { return a.x < b.x; });
-    const std::string tone = "s" + std::to_string((series.tone >= 0 ? series.tone : static_cast<int>(i)) % kPalette);
+    std::string tone = "s";  // appended: GCC 12 warns falsely (-Wrestrict) on "s" + to_string(..)
+    tone += std::to_string((series.tone >= 0 ? series.tone : static_cast<int>(i)) % kPalette);
     out << "<g class=\"series " << tone << (series.dashed ? " dashed" : "") << "\"><title>"
         << html_escape(series.name) << "</title><polyline points=\"";
     for (std::size_t k = 0; k < points.size(); ++k) {

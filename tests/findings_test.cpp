@@ -177,7 +177,8 @@ TEST(Findings, CrashedProbe) {
 
 TEST(Findings, HealthyReportHasNone) {
   Report report = pcie_report(45);
-  for (auto& m : memcpy_pair(40).probes[0].measurements) report.probes[0].measurements.push_back(m);
+  const Report memcpy = memcpy_pair(40);
+  for (const auto& m : memcpy.probes[0].measurements) report.probes[0].measurements.push_back(m);
   EXPECT_TRUE(find_findings(report, {}).empty());
 }
 
