@@ -21,7 +21,7 @@ build: configure
 
 # The suite with defaults; results/<host>-<UTC time>/ holds inventory, probe JSON, report.
 bench: build
-	@$(BUILD_DIR)/bin/pipecheck run --out $(RESULTS)
+	@$(BUILD_DIR)/bin/pipecheck run --out $(RESULTS) --baseline $(RESULTS)/baseline.json
 
 quick: build
 	@$(BUILD_DIR)/bin/pipecheck run --quick --out $(RESULTS)

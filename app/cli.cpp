@@ -8,6 +8,8 @@
 #include <iostream>
 
 #include "app/probe_catalog.hpp"
+#include "app/compare_cli.hpp"
+#include "app/report_command.hpp"
 #include "app/run_command.hpp"
 #include "app/stress_cli.hpp"
 #include "core/errors.hpp"
@@ -81,11 +83,29 @@ int run_cli(int argc, char** argv) {
   run->add_option("--workload", run_options.workload,
                   "Workload for the pipeline budget, e.g. image=2000x1500,bytes=450KB,batch=256,step_ms=120");
 
+  run->add_option("--baseline", run_options.baseline,
+                  "Record the first run here (results/baseline.json); compare later runs to it");
+  run->add_flag("--force-baseline", run_options.force_baseline,
+                "Compare against a baseline of another machine or schema version");
+
+  ReportOptions report_options;
+  auto* report = app.add_subcommand("report", "Judge a results folder again and render it (HTML, Markdown, JUnit, Prometheus)");
+  report->add_option("dir", report_options.folder, "A results folder written by `pipecheck run`")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  report->add_option("--profile", report_options.profile_path, "Acceptance profile overlaying the default")
+      ->check(CLI::ExistingFile);
+  report->add_option("--workload", report_options.workload, "Workload for the pipeline budget");
+  bool report_no_color = false;
+  report->add_flag("--no-color", report_no_color, "Plain text even on a terminal");
+
+  CompareCliState compare_state;
+  auto* compare = add_compare_command(app, compare_state);
   StressCliState stress_state;
   auto* stress = add_stress_command(app, stress_state);
 
   if (argc >= 2 && argv[1][0] != '-' && !is_command(app, argv[1])) {
-    std::cerr << "pipecheck: unknown command '" << argv[1] << "' (known: inventory, run, stress)\n";
+    std::cerr << "pipecheck: unknown command '" << argv[1] << "' (known: inventory, run, report, compare, stress)\n";
     return 2;
   }
   try {
@@ -104,10 +124,16 @@ int run_cli(int argc, char** argv) {
   try {
     if (*inventory) return inventory_command(inventory_args);
     if (*stress) return run_stress_command(stress_state);
+    if (*compare) return run_compare_command(compare_state, std::cout, std::cerr);
+    const bool terminal = isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
+    if (*report) {
+      report_options.color = !report_no_color && terminal;
+      return report_folder(report_options, std::cout, std::cerr);
+    }
     run_options.mode = quick ? ProbeMode::quick : full ? ProbeMode::full : ProbeMode::standard;
     run_options.out = out_dir;
     run_options.timeout_seconds = timeout;
-    run_options.color = !no_color && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
+    run_options.color = !no_color && terminal;
     return run_suite(run_options, probe_catalog(), std::cout, std::cerr);
   } catch (const UsageError& e) {
     std::cerr << "pipecheck: " << e.what() << "\n";

@@ -13,6 +13,14 @@ const std::vector<ProbeEntry>& probe_catalog() {
        "1 thread to all cores; nvJPEG when present"},
       {"hostmem", "pipecheck-hostmem", false,
        "host memory bandwidth: memcpy, read, write; 1 thread and all cores"},
+      {"pcie", "pipecheck-pcie", true,
+       "host<->device copies: h2d/d2h/bidir, pinned/pageable/mapped, copy engine and SM kernel, "
+       "4 KiB-1 GiB, NUMA local/remote, all GPUs at once"},
+      {"memory", "pipecheck-hbm", true,
+       "HBM bandwidth: read/write/copy/triad kernels and cudaMemcpy D2D, arrays >= 4x L2 and >= 1 GiB"},
+      {"compute", "pipecheck-gemm", true,
+       "GEMM through cuBLASLt per dtype (fp64..int8), best heuristic algorithm over a shape sweep, "
+       "sample-verified"},
   };
   return catalog;
 }

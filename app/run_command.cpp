@@ -14,7 +14,9 @@
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
 #include "pipecheck_config.hpp"
+#include "reports/baseline.hpp"
 #include "reports/judge.hpp"
+#include "reports/render_files.hpp"
 #include "reports/report.hpp"
 #include "reports/summary_table.hpp"
 
@@ -285,6 +287,8 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   attach_ceilings(report, inventory);
   report.judged = judge(report, inventory, profile, workload);
   write_file_atomically(folder / "report.json", report_to_json(report).dump(2) + "\n");
+  std::vector<std::string> render_notes;
+  write_rendered_reports(folder, report, inventory, read_render_extras(folder, render_notes));
 
   out << render_summary(report, options.color);
   if (g_interrupted.load()) {
@@ -296,10 +300,15 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   std::error_code error;
   fs::rename(folder, final_folder, error);
   if (error) throw RunError("rename " + folder.string() + ": " + error.message());
-  out << "\nresults: " << final_folder.string() << "\n";
+  out << "\nresults: " << final_folder.string() << "  (report.html, report.md, junit.xml, pipecheck.prom)\n";
   const bool probe_failed = std::any_of(report.probes.begin(), report.probes.end(),
                                         [](const ProbeOutcome& p) { return p.status == ProbeStatus::failed; });
-  return probe_failed ? 1 : exit_code_of(report.judged);
+  const int verdict_code = probe_failed ? 1 : exit_code_of(report.judged);
+  const int baseline_code =
+      options.baseline.empty()
+          ? 0
+          : record_or_compare_baseline(final_folder, options.baseline, options.force_baseline, out, err);
+  return std::max(verdict_code, baseline_code);
 }
 
 }  // namespace pipecheck

@@ -29,6 +29,8 @@ struct RunOptions {
   std::string images_dir;                  // forwarded to the decode probe as --images
   std::filesystem::path profile_path;      // acceptance profile overlaying the default; empty = default
   std::string workload;                    // pipeline budget workload, e.g. "bytes=450KB,batch=256"
+  std::filesystem::path baseline;          // first run recorded here, later runs compared to it
+  bool force_baseline = false;             // compare with a baseline of another machine/schema
 };
 
 // The arguments one stage needs beyond the mode's: the storage probe's paths and scratch
