@@ -14,7 +14,12 @@ namespace {
 
 RgbImage constant_image(int w, int h, unsigned char r, unsigned char g, unsigned char b) {
   RgbImage image{w, h, {}};
-  for (int i = 0; i < w * h; ++i) image.pixels.insert(image.pixels.end(), {r, g, b});
+  image.pixels.resize(static_cast<std::size_t>(w) * h * 3);
+  for (std::size_t i = 0; i < image.pixels.size(); i += 3) {
+    image.pixels[i] = r;
+    image.pixels[i + 1] = g;
+    image.pixels[i + 2] = b;
+  }
   return image;
 }
 
