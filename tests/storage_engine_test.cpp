@@ -94,7 +94,7 @@ TEST_P(StorageEngine, DatasetReadsEveryFileWholeWithTheRightChecksum) {
   std::uint64_t expected_sum = 0;
   std::uint64_t expected_bytes = 0;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
-    const fs::path path = dir_ / ("f" + std::to_string(i));
+    const fs::path path = dir_ / fs::path("f").concat(std::to_string(i));  // not "f" + string: GCC 12 -Wrestrict
     const std::string bytes = random_bytes(sizes[i], static_cast<unsigned>(i + 10));
     write_file(path, bytes);
     files.push_back({path.string(), sizes[i]});
