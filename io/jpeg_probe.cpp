@@ -17,10 +17,13 @@
 #include <thread>
 #include <vector>
 
+#include "core/cuda_devices.hpp"
 #include "core/errors.hpp"
 #include "core/probe_main.hpp"
 #include "io/jpeg_corpus.hpp"
 #include "io/jpeg_decoder.hpp"
+#include "io/jpeg_gpu_case.hpp"
+#include "io/jpeg_gpu_decode.hpp"
 #include "io/jpeg_nvjpeg.hpp"
 #include "io/jpeg_scaling.hpp"
 
@@ -300,15 +303,105 @@ void register_benchmarks(ProbeData& data, const std::vector<int>& thread_counts)
   }
 }
 
-// The GPU decode case: one iteration, no rate, a label that says why it did not measure.
-void register_nvjpeg_case() {
-  const std::string status = nvjpeg_case_status(find_nvjpeg());
+// The GPU decode case (nvJPEG, batched, one GPU). Built lazily by its first run, so a run
+// filtered to the CPU cases never touches the GPU.
+struct GpuDecodeCase {
+  int device = 0;
+  std::vector<const JpegImage*> batch;
+  std::unique_ptr<NvjpegLibrary> library;
+  std::unique_ptr<GpuJpegDecoder> decoder;
+  GpuBackendChoice backend;
+  GpuDecodeCheck check;
+  bool opened = false;
+};
+
+void open_gpu_case(GpuDecodeCase& gpu) {
+  gpu.opened = true;
+  const auto [width, height] = max_dimensions(gpu.batch);
+  gpu.backend = choose_gpu_backend([&gpu, width = width, height = height](int backend) {
+    gpu.decoder.reset();
+    gpu.decoder = std::make_unique<GpuJpegDecoder>(*gpu.library, gpu.device, backend,
+                                                   static_cast<int>(gpu.batch.size()), width, height);
+    gpu.decoder->decode(gpu.batch);  // the warm-up batch: a backend that refuses the images fails here
+  });
+  if (gpu.backend.backend < 0) {
+    gpu.decoder.reset();
+    return;
+  }
+  const JpegImage& first = *gpu.batch.front();
+  gpu.check = verify_gpu_decode(gpu.decoder->download(0, first.header.width, first.header.height), first);
+}
+
+void run_gpu_case(benchmark::State& state, GpuDecodeCase& gpu) {
+  if (!gpu.opened) open_gpu_case(gpu);
+  if (!gpu.decoder) {
+    state.SkipWithError(("no nvJPEG backend decodes this corpus: " + gpu.backend.error +
+                         "; hardware: " + gpu.backend.hardware_reason).c_str());
+    return;
+  }
+  double pixels_per_batch = 0;
+  for (const JpegImage* image : gpu.batch) pixels_per_batch += static_cast<double>(image->header.width) * image->header.height;
+  try {
+    for (auto _ : state) gpu.decoder->decode(gpu.batch);
+  } catch (const std::exception& error) {
+    state.SkipWithError(error.what());
+    return;
+  }
+  const double batches = static_cast<double>(state.iterations());
+  state.counters["images_per_second"] = benchmark::Counter(batches * gpu.batch.size(), benchmark::Counter::kIsRate);
+  state.counters["megapixels_per_second"] = benchmark::Counter(batches * pixels_per_batch / 1e6, benchmark::Counter::kIsRate);
+  auto label = g_data->config.corpus_label;
+  label["what"] = "nvJPEG GPU decode to RGB, batches of " + std::to_string(gpu.batch.size()) + ", GPU " +
+                  std::to_string(gpu.device);
+  label["op"] = "nvjpeg";
+  label["set"] = "baseline";
+  label["device"] = std::to_string(gpu.device);
+  label["batch"] = std::to_string(gpu.batch.size());
+  label["backend"] = gpu.backend.name;
+  if (!gpu.backend.hardware_reason.empty()) label["hardware_backend"] = "not used: " + gpu.backend.hardware_reason;
+  label["library"] = gpu.library->soname();
+  label["verified"] = gpu.check.ok ? "yes" : "no";
+  label["verify"] = gpu.check.how;
+  state.SetLabel(encode_label(label));
+}
+
+// Why the GPU case cannot run here, or "" when it can.
+std::string gpu_case_skip_reason(const NvjpegLibrary& library, const ProbeData& data) {
+  if (!library.ok()) return nvjpeg_skip_status(library);
+  if (!gpu_jpeg_decode_built()) return "skipped: GPU decode not built (no CUDA toolkit at configure time)";
+  const CudaReport cuda = query_cuda_devices();
+  if (cuda.devices.empty()) return "skipped: no CUDA device (" + cuda.error + ")";
+  if (data.sets.empty() || data.sets.front().name != "baseline") {
+    return "skipped: no baseline JPEGs in the corpus to decode on the GPU";
+  }
+  return "";
+}
+
+void register_skipped_gpu_case(const std::string& status) {
   benchmark::AddCustomContext("pipecheck_decode_nvjpeg", status);
   benchmark::RegisterBenchmark("decode/nvjpeg", [status](benchmark::State& state) {
     for (auto _ : state) {
     }
     state.SetLabel(encode_label({{"what", "nvJPEG GPU decode"}, {"status", status}}));
   })->Iterations(1);
+}
+
+int default_gpu_batch(ProbeMode mode) { return mode == ProbeMode::quick ? 16 : mode == ProbeMode::full ? 128 : 64; }
+
+void register_gpu_case(ProbeData& data, const ProbeOptions& options) {
+  static GpuDecodeCase gpu;
+  gpu.device = parse_int_flag(options, "gpu", 0, 0, 1023);  // flags checked even where the case skips
+  const int batch_size = parse_int_flag(options, "gpu-batch", default_gpu_batch(options.mode), 1, 4096);
+  gpu.library = std::make_unique<NvjpegLibrary>();
+  if (const std::string reason = gpu_case_skip_reason(*gpu.library, data); !reason.empty()) {
+    register_skipped_gpu_case(reason);
+    return;
+  }
+  gpu.batch = fill_gpu_batch(data.sets.front().images, batch_size);
+  benchmark::AddCustomContext("pipecheck_decode_nvjpeg", "measured with " + gpu.library->soname());
+  benchmark::RegisterBenchmark("decode/nvjpeg", [](benchmark::State& state) { run_gpu_case(state, gpu); })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
 }
 
 // --save-corpus DIR: writes the generated JPEGs, so another tool (tjbench) decodes the very
@@ -354,7 +447,7 @@ std::string register_cases(const ProbeOptions& options) {
   describe_corpus(data.corpus, data.config);
   build_sets(data);
   register_benchmarks(data, thread_counts);
-  register_nvjpeg_case();
+  register_gpu_case(data, options);
   return "";
 }
 
@@ -363,5 +456,5 @@ std::string register_cases(const ProbeOptions& options) {
 
 int main(int argc, char** argv) {
   return pipecheck::run_probe_main(argc, argv, "decode", "pipecheck-jpeg", pipecheck::register_cases,
-                                   {"images", "size", "quality", "count", "train-size", "threads", "decode", "save-corpus"});
+                                   {"images", "size", "quality", "count", "train-size", "threads", "decode", "save-corpus", "gpu", "gpu-batch"});
 }

@@ -1,4 +1,5 @@
-// nvJPEG detection: an absent library gives "skipped: no nvJPEG" with the names tried.
+// nvJPEG at run time: an absent library or one lacking an entry point is a skip with the reason;
+// status codes are named as nvjpeg.h names them.
 #include "io/jpeg_nvjpeg.hpp"
 
 #include <gtest/gtest.h>
@@ -7,22 +8,26 @@ namespace pipecheck {
 namespace {
 
 TEST(JpegNvjpeg, AbsentLibraryIsASkipWithReason) {
-  const auto presence = find_nvjpeg({"libpipecheck-no-such-nvjpeg.so.1"});
-  EXPECT_FALSE(presence.found);
-  EXPECT_NE(presence.reason.find("libpipecheck-no-such-nvjpeg.so.1"), std::string::npos);
-  EXPECT_EQ(nvjpeg_case_status(presence).rfind("skipped: no nvJPEG", 0), 0u);
+  const NvjpegLibrary library({"libpipecheck-no-such-nvjpeg.so.1"});
+  EXPECT_FALSE(library.ok());
+  EXPECT_NE(library.error().find("libpipecheck-no-such-nvjpeg.so.1"), std::string::npos);
+  EXPECT_EQ(nvjpeg_skip_status(library).rfind("skipped: no nvJPEG", 0), 0u);
 }
 
-TEST(JpegNvjpeg, LibraryWithoutTheEntryPointIsNotNvjpeg) {
-  const auto presence = find_nvjpeg({"libc.so.6"});
-  EXPECT_FALSE(presence.found);
-  EXPECT_NE(presence.reason.find("lacks nvjpegCreateSimple"), std::string::npos);
+TEST(JpegNvjpeg, LibraryWithoutTheEntryPointsIsNotNvjpeg) {
+  const NvjpegLibrary library({"libc.so.6"});
+  EXPECT_FALSE(library.ok());
+  EXPECT_NE(library.error().find("libc.so.6 lacks nvjpegCreateEx"), std::string::npos) << library.error();
+  EXPECT_NE(library.error().find("nvjpegDecodeBatched"), std::string::npos);
+  EXPECT_EQ(library.api().create_ex, nullptr);
 }
 
-TEST(JpegNvjpeg, FoundLibraryIsNamedInTheStatus) {
-  NvjpegPresence presence{true, "libnvjpeg.so.12", ""};
-  EXPECT_NE(nvjpeg_case_status(presence).find("libnvjpeg.so.12"), std::string::npos);
-  EXPECT_EQ(nvjpeg_case_status(presence).rfind("skipped:", 0), 0u);
+TEST(JpegNvjpeg, StatusCodesAreNamed) {
+  EXPECT_EQ(nvjpeg_status_text(7), "NVJPEG_STATUS_ARCH_MISMATCH (7)");
+  EXPECT_EQ(nvjpeg_status_text(10), "NVJPEG_STATUS_INCOMPLETE_BITSTREAM (10)");
+  EXPECT_EQ(nvjpeg_status_text(42), "nvJPEG status (42)");
+  EXPECT_EQ(nvjpeg_call_error("nvjpegDecodeBatched", 1, 3), "nvjpegDecodeBatched on GPU 1: NVJPEG_STATUS_BAD_JPEG (3)");
+  EXPECT_EQ(nvjpeg_call_error("nvjpegDecodeBatched", 1, nvjpeg::success), "");
 }
 
 }  // namespace

@@ -111,6 +111,27 @@ TEST(JpegProbe, GeneratedCorpusVerifiesAgainstSourcePixels) {
   EXPECT_EQ(cases, 5);  // full, resize, resize_plain, dct_1_2, full_progressive
 }
 
+// On a machine with a GPU and libnvjpeg: the GPU case measures and its decode matches
+// TurboJPEG's. Elsewhere it is a skip that says why (checked above).
+TEST(JpegProbe, GpuDecodeMeasuresAndVerifiesWhereNvjpegRuns) {
+  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-jpeg")) GTEST_SKIP() << "pipecheck-jpeg not built";
+  Scratch scratch;
+  const ProbeRun run = run_jpeg_probe(scratch.path, {"--count", "4", "--size", "640x480", "--gpu-batch", "8",
+                                                     "--benchmark_filter=decode/nvjpeg"});
+  ASSERT_TRUE(run.process.ok()) << run.process.describe() << "\n" << run.err;
+  const auto doc = nlohmann::json::parse(run.out);
+  if (const auto* skipped = find_run(doc, "decode/nvjpeg/iterations:1")) {
+    GTEST_SKIP() << decode_label((*skipped)["label"]).at("status");
+  }
+  const auto* gpu = find_run(doc, "decode/nvjpeg/real_time");
+  ASSERT_NE(gpu, nullptr) << run.out;
+  ASSERT_FALSE(gpu->contains("error_occurred") && (*gpu)["error_occurred"].get<bool>()) << (*gpu)["error_message"];
+  EXPECT_GT((*gpu)["images_per_second"].get<double>(), 0);
+  const auto label = decode_label((*gpu)["label"].get<std::string>());
+  EXPECT_EQ(label.at("verified"), "yes") << label.at("verify");
+  EXPECT_EQ(label.at("batch"), "8");
+}
+
 TEST(JpegProbe, BadInputIsOneLineAndExitCode2) {
   if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-jpeg")) GTEST_SKIP() << "pipecheck-jpeg not built";
   Scratch scratch;
@@ -121,6 +142,8 @@ TEST(JpegProbe, BadInputIsOneLineAndExitCode2) {
       {{"--train-size", "big"}, "--train-size big"},
       {{"--quality", "101"}, "--quality 101"},
       {{"--threads", "0"}, "--threads 0"},
+      {{"--gpu-batch", "0"}, "--gpu-batch 0"},
+      {{"--gpu", "x"}, "--gpu x"},
   };
   for (const auto& [args, says] : cases) {
     const ProbeRun run = run_jpeg_probe(scratch.path, args);
