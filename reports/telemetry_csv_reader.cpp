@@ -1,184 +1,100 @@
-// telemetry.csv reader: header by name, empty cell = not reported, partial rows dropped.
+// telemetry.csv for the renderers: stress/telemetry_csv parses it (one parser for the format);
+// this checks the header with a message naming a missing column and turns rows into samples.
 #include "reports/telemetry_csv_reader.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
-#include <cmath>
-#include <map>
 #include <stdexcept>
 
 #include "core/file_io.hpp"
+#include "stress/telemetry_csv.hpp"
 #include "stress/throttle_reasons.hpp"
 
 namespace pipecheck {
 
 namespace {
 
-// One CSV line split into fields; double quotes are honoured though stress/ does not need them.
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> fields;
-  std::string field;
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        field += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        field += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.push_back(std::move(field));
-      field.clear();
-    } else {
-      field += c;
+std::vector<std::string> split_on(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t at = text.find(separator, start);
+    parts.push_back(text.substr(start, at == std::string::npos ? std::string::npos : at - start));
+    if (at == std::string::npos) break;
+    start = at + 1;
+  }
+  return parts;
+}
+
+// The stress parser wants its header exactly; this names what a foreign file lacks.
+void check_header(const std::string& text) {
+  const std::size_t newline = text.find('\n');
+  if (text.empty() || newline == 0) throw std::runtime_error("telemetry.csv: empty (no header line)");
+  if (newline == std::string::npos) throw std::runtime_error("telemetry.csv: the header line is incomplete");
+  const std::vector<std::string> header = split_on(text.substr(0, newline), ',');
+  for (const auto& name : telemetry_csv_columns()) {
+    if (std::find(header.begin(), header.end(), name) == header.end()) {
+      throw std::runtime_error("telemetry.csv: header has no column '" + name + "'");
     }
   }
-  fields.push_back(std::move(field));
-  return fields;
-}
-
-std::string trim(const std::string& text) {
-  std::size_t begin = 0;
-  std::size_t end = text.size();
-  while (begin < end && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
-  while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
-  return text.substr(begin, end - begin);
-}
-
-// A numeric cell: empty -> not reported; anything else must be a finite number.
-bool parse_number(const std::string& cell, std::optional<double>& into) {
-  const std::string text = trim(cell);
-  into.reset();
-  if (text.empty()) return true;
-  double value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return false;
-  into = value;
-  return true;
-}
-
-std::vector<std::string> split_reasons(const std::string& cell) {
-  std::vector<std::string> reasons;
-  std::size_t start = 0;
-  const std::string text = trim(cell);
-  while (start <= text.size() && !text.empty()) {
-    const std::size_t bar = text.find('|', start);
-    const std::string name = trim(text.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
-    if (!name.empty()) reasons.push_back(name);
-    if (bar == std::string::npos) break;
-    start = bar + 1;
+  if (text.compare(0, newline, telemetry_csv_header()) != 0) {
+    throw std::runtime_error("telemetry.csv: columns not in the order stress/ writes them");
   }
-  return reasons;
+}
+
+std::optional<double> as_double(const std::optional<std::uint64_t>& count) {
+  if (!count) return std::nullopt;
+  return static_cast<double>(*count);
+}
+
+TelemetrySample sample_of(const TelemetryRow& row) {
+  TelemetrySample s;
+  s.utc_time = row.utc_time;
+  s.elapsed_s = row.elapsed_s;
+  s.source = row.source;
+  s.gpu_index = row.gpu_index;
+  s.gpu_bus_id = row.gpu_bus_id;
+  s.temp_c = row.temp_c;
+  s.mem_temp_c = row.mem_temp_c;
+  s.power_w = row.power_w;
+  s.power_limit_w = row.power_limit_w;
+  s.sm_clock_mhz = row.sm_clock_mhz;
+  s.mem_clock_mhz = row.mem_clock_mhz;
+  s.util_gpu_pct = row.util_gpu_pct;
+  s.util_mem_pct = row.util_mem_pct;
+  if (row.throttle_mask && *row.throttle_mask != 0) {
+    s.throttle_reasons = split_on(clock_event_reasons_text(*row.throttle_mask), '|');
+  }
+  s.ecc_corrected = as_double(row.ecc_corrected);
+  s.ecc_uncorrected = as_double(row.ecc_uncorrected);
+  s.pcie_replays = as_double(row.pcie_replays);
+  for (int xid : row.xids) {
+    if (!s.xid.empty()) s.xid += '|';
+    s.xid += std::to_string(xid);
+  }
+  s.cpu_util_pct = row.cpu_util_pct;
+  s.cpu_temp_c = row.cpu_temp_c;
+  s.cpu_package_w = row.cpu_package_w;
+  s.tflops = row.tflops;
+  s.wrong_results = as_double(row.wrong_results);
+  return s;
 }
 
 }  // namespace
 
 const std::vector<std::string>& telemetry_csv_columns() {
-  static const std::vector<std::string> columns = {
-      "utc_time",      "elapsed_s",     "source",        "gpu_index",       "gpu_bus_id",
-      "temp_c",        "mem_temp_c",    "power_w",       "power_limit_w",   "sm_clock_mhz",
-      "mem_clock_mhz", "util_gpu_pct",  "util_mem_pct",  "throttle_reasons", "ecc_corrected",
-      "ecc_uncorrected", "pcie_replays", "xid",          "cpu_util_pct",    "cpu_temp_c",
-      "cpu_package_w", "tflops",        "wrong_results"};
+  static const std::vector<std::string> columns = split_on(telemetry_csv_header(), ',');
   return columns;
 }
 
 TelemetryLog parse_telemetry_log(const std::string& text) {
-  // Lines; a final line without '\n' is a write cut short by kill -9 (DESIGN principle 5).
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  bool last_partial = false;
-  while (start < text.size()) {
-    const std::size_t newline = text.find('\n', start);
-    if (newline == std::string::npos) {
-      lines.push_back(text.substr(start));
-      last_partial = true;
-      break;
-    }
-    std::string line = text.substr(start, newline - start);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(std::move(line));
-    start = newline + 1;
-  }
-  if (lines.empty() || trim(lines.front()).empty()) {
-    throw std::runtime_error("telemetry.csv: empty (no header line)");
-  }
-  if (lines.size() == 1 && last_partial) {
-    throw std::runtime_error("telemetry.csv: the header line is incomplete");
-  }
-
-  const std::vector<std::string> header = split_csv_line(lines.front());
-  std::map<std::string, std::size_t> column;
-  for (std::size_t i = 0; i < header.size(); ++i) column.emplace(trim(header[i]), i);
-  for (const auto& name : telemetry_csv_columns()) {
-    if (!column.count(name)) {
-      throw std::runtime_error("telemetry.csv: header has no column '" + name + "'");
-    }
-  }
-
+  check_header(text);
+  const ParsedTelemetry parsed = parse_telemetry_csv(text);  // stress/ owns the format
   TelemetryLog log;
-  for (std::size_t n = 1; n < lines.size(); ++n) {
-    const std::string where = "line " + std::to_string(n + 1);
-    if (n + 1 == lines.size() && last_partial) {
-      log.dropped.push_back(where + ": no newline at the end (partial last row)");
-      continue;
-    }
-    if (trim(lines[n]).empty()) continue;
-    const std::vector<std::string> fields = split_csv_line(lines[n]);
-    if (fields.size() != header.size()) {
-      log.dropped.push_back(where + ": " + std::to_string(fields.size()) + " of " +
-                            std::to_string(header.size()) + " fields");
-      continue;
-    }
-    auto cell = [&](const char* name) -> const std::string& { return fields[column.at(name)]; };
-    TelemetrySample s;
-    s.utc_time = trim(cell("utc_time"));
-    s.source = trim(cell("source"));
-    s.gpu_bus_id = trim(cell("gpu_bus_id"));
-    s.xid = trim(cell("xid"));
-    s.throttle_reasons = split_reasons(cell("throttle_reasons"));
-    std::optional<double> elapsed;
-    std::optional<double> gpu_index;
-    std::string bad;
-    auto number = [&](const char* name, std::optional<double>& into) {
-      if (!parse_number(cell(name), into) && bad.empty()) bad = name;
-    };
-    number("elapsed_s", elapsed);
-    number("gpu_index", gpu_index);
-    number("temp_c", s.temp_c);
-    number("mem_temp_c", s.mem_temp_c);
-    number("power_w", s.power_w);
-    number("power_limit_w", s.power_limit_w);
-    number("sm_clock_mhz", s.sm_clock_mhz);
-    number("mem_clock_mhz", s.mem_clock_mhz);
-    number("util_gpu_pct", s.util_gpu_pct);
-    number("util_mem_pct", s.util_mem_pct);
-    number("ecc_corrected", s.ecc_corrected);
-    number("ecc_uncorrected", s.ecc_uncorrected);
-    number("pcie_replays", s.pcie_replays);
-    number("cpu_util_pct", s.cpu_util_pct);
-    number("cpu_temp_c", s.cpu_temp_c);
-    number("cpu_package_w", s.cpu_package_w);
-    number("tflops", s.tflops);
-    number("wrong_results", s.wrong_results);
-    if (!bad.empty()) {
-      log.dropped.push_back(where + ": " + bad + " is not a number: '" + trim(cell(bad.c_str())) + "'");
-      continue;
-    }
-    if (!elapsed) {
-      log.dropped.push_back(where + ": no elapsed_s");
-      continue;
-    }
-    s.elapsed_s = *elapsed;
-    if (gpu_index) s.gpu_index = static_cast<int>(*gpu_index);
-    log.samples.push_back(std::move(s));
+  for (const auto& row : parsed.rows) log.samples.push_back(sample_of(row));
+  log.dropped = parsed.errors;
+  if (parsed.discarded_tail_bytes > 0) {
+    const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+    log.dropped.push_back("line " + std::to_string(lines + 1) + ": no newline at the end (partial last row)");
   }
   return log;
 }

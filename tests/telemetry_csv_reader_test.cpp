@@ -55,8 +55,8 @@ TEST(TelemetryCsvReader, MalformedRowIsLeftOutWithANote) {
       parse_telemetry_log(kHeader + "2026,1.0,gpu,0\n" + "2026,2.0,gpu,0,b,hot,,,,,,,,,,,,,,,,,\n" + kGpuRow);
   EXPECT_EQ(log.samples.size(), 1u);
   ASSERT_EQ(log.dropped.size(), 2u);
-  EXPECT_NE(log.dropped[0].find("line 2: 4 of 23 fields"), std::string::npos) << log.dropped[0];
-  EXPECT_NE(log.dropped[1].find("temp_c is not a number: 'hot'"), std::string::npos) << log.dropped[1];
+  EXPECT_NE(log.dropped[0].find("line 2: 4 cells, expected 23"), std::string::npos) << log.dropped[0];
+  EXPECT_NE(log.dropped[1].find("line 3: bad temp_c 'hot'"), std::string::npos) << log.dropped[1];
 }
 
 TEST(TelemetryCsvReader, MissingColumnOrEmptyTextIsAnError) {
