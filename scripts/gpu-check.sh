@@ -27,3 +27,17 @@ nvidia-smi -q >"$OUT/nvidia-smi.txt" 2>&1
 step run
 build-gpu/bin/pipecheck run --quick --out "$OUT/results" --no-color 2>&1 | tee "$OUT/run.txt"
 echo "run rc=${PIPESTATUS[0]}"
+step nvjpeg
+build-gpu/bin/pipecheck-jpeg --benchmark_filter='decode/(nvjpeg|full)' --threads 1,16 --gpu-batch 64 \
+  --benchmark_format=json >"$OUT/nvjpeg.json" 2>"$OUT/nvjpeg.err"
+echo "nvjpeg rc=$?"; grep -o '"label": "[^"]*nvjpeg[^"]*"' "$OUT/nvjpeg.json" | head -2
+step stress
+timeout 150 build-gpu/bin/pipecheck stress --duration 60s --plain --out "$OUT/stress" >"$OUT/stress.txt" 2>&1
+echo "stress rc=$?"; tail -15 "$OUT/stress.txt"
+step nccl
+build-gpu/bin/pipecheck-nccl --pipecheck_quick --benchmark_format=json >"$OUT/nccl.json" 2>"$OUT/nccl.err"
+echo "nccl rc=$?"; tail -2 "$OUT/nccl.err"
+step compare
+timeout 240 env OUT="$OUT/compare" bash scripts/compare-gpu.sh build-gpu/bin \
+  >"$OUT/compare.txt" 2>&1
+echo "compare rc=$?"; cat "$OUT/compare.txt" | tail -20
