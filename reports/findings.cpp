@@ -186,6 +186,28 @@ std::vector<Finding> poor_decode_scaling(const Report& report, const Inventory& 
   return findings;
 }
 
+// GPU decode against the CPU's best full decode: how many CPU cores one GPU's decoder is worth,
+// the figure that decides whether moving decode to the GPU (DALI, nvJPEG) is worth it.
+std::vector<Finding> gpu_decode_vs_cpu(const Report& report, const Inventory&) {
+  std::vector<Finding> findings;
+  const Measurement* gpu = nullptr;
+  const Measurement* cpu = nullptr;
+  for (const Measurement* m : measurements_of(report, "decode")) {
+    if (m->unit != "images/s" || param(*m, "set") != "baseline") continue;
+    if (param(*m, "op") == "nvjpeg" && (!gpu || m->stats.median > gpu->stats.median)) gpu = m;
+    if (param(*m, "op") == "full" && (!cpu || m->stats.median > cpu->stats.median)) cpu = m;
+  }
+  if (!gpu || !cpu || cpu->stats.median <= 0) return findings;
+  const int threads = int_param(cpu->params, "threads", 1);
+  findings.push_back({Verdict::info, "decode",
+                      "GPU decode (nvJPEG, " + param(*gpu, "backend") + ") reaches " + figure(gpu->stats.median, "images/s") +
+                          ", " + ratio_text(gpu->stats.median / cpu->stats.median) + "x the CPU's best full decode (" +
+                          figure(cpu->stats.median, "images/s") + " on " + std::to_string(threads) +
+                          (threads == 1 ? " thread" : " threads") + ")",
+                      {gpu->key, cpu->key}});
+  return findings;
+}
+
 // One thread far below all cores: a single-process loader gets only this share of memory.
 constexpr double kSingleThreadShare = 0.25;
 
@@ -285,6 +307,7 @@ const std::vector<FindingRuleEntry>& finding_rules() {
       {"virtual_disk", virtual_disk},
       {"progressive_jpeg", progressive_jpeg},
       {"poor_decode_scaling", poor_decode_scaling},
+      {"gpu_decode_vs_cpu", gpu_decode_vs_cpu},
       {"single_thread_memcpy", single_thread_memcpy},
   };
   return rules;

@@ -43,7 +43,7 @@ TEST(Findings, EveryRuleIsInTheTableOnce) {
   for (const auto& entry : finding_rules()) names.push_back(entry.name);
   for (const char* name : {"crashed_probe", "downtrained_gpu_link", "pageable_vs_pinned", "remote_numa_copies",
                            "slow_random_reads", "virtual_disk", "progressive_jpeg", "poor_decode_scaling",
-                           "single_thread_memcpy"}) {
+                           "gpu_decode_vs_cpu", "single_thread_memcpy"}) {
     EXPECT_EQ(std::count(names.begin(), names.end(), name), 1) << name;
   }
 }
@@ -122,6 +122,20 @@ TEST(Findings, PoorDecodeScaling) {
   EXPECT_TRUE(run_rule("poor_decode_scaling", decode_scaling(85), inventory).empty());
   inventory.cpu.physical_cores = 4;  // 8 threads are SMT: not held against linear
   EXPECT_TRUE(run_rule("poor_decode_scaling", decode_scaling(40), inventory).empty());
+}
+
+TEST(Findings, GpuDecodeAgainstTheCpusBest) {
+  const Report report = report_of(
+      {measure("decode/full/threads:1", "decode", 40, "images/s", {{"op", "full"}, {"set", "baseline"}, {"threads", "1"}}),
+       measure("decode/full/threads:16", "decode", 500, "images/s", {{"op", "full"}, {"set", "baseline"}, {"threads", "16"}}),
+       measure("decode/nvjpeg", "decode", 3000, "images/s",
+               {{"op", "nvjpeg"}, {"set", "baseline"}, {"backend", "hardware (JPEG engine)"}})});
+  const auto findings = run_rule("gpu_decode_vs_cpu", report);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Verdict::info);
+  EXPECT_TRUE(contains(findings[0].text, "reaches 3000 images/s, 6.0x the CPU's best full decode (500 images/s on 16 threads)"))
+      << findings[0].text;
+  EXPECT_TRUE(run_rule("gpu_decode_vs_cpu", decode_scaling(40)).empty());  // no GPU figure: nothing to say
 }
 
 Report memcpy_pair(double one_thread) {
