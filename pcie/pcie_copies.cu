@@ -2,6 +2,7 @@
 // over mapped pinned memory, the pattern fill and the checksum kernel.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -216,13 +217,17 @@ void PcieCopier::enqueue(const CopyKind& kind, std::uint64_t bytes, int copies, 
   PIPECHECK_CUDA(cudaEventRecord(event_of(start_), first), dev);
   if (both) PIPECHECK_CUDA(cudaStreamWaitEvent(second, event_of(start_), 0), dev);
   const std::uint64_t words = bytes / 16;
+  // copy_blocks_ fills every SM and each block loops over the whole buffer: a second such grid
+  // on the other stream would only start as the first one ends. Bidir gives each direction half
+  // the SMs so both kernels are resident, and their traffic overlaps, from the start.
+  const int blocks = both ? std::max(1, copy_blocks_ / 2) : copy_blocks_;
   auto copy = [&](bool to_device, cudaStream_t stream) {
     const unsigned char* source = to_device ? host_source_ : device_source_;
     unsigned char* target = to_device ? device_target_ : host_target_;
     if (kind.engine == CopyEngine::sm) {
       // Mapped pinned memory: with unified addressing the host pointer is the device pointer.
-      sm_copy_kernel<<<copy_blocks_, kThreads, 0, stream>>>(reinterpret_cast<const uint4*>(source),
-                                                           reinterpret_cast<uint4*>(target), words);
+      sm_copy_kernel<<<blocks, kThreads, 0, stream>>>(reinterpret_cast<const uint4*>(source),
+                                                      reinterpret_cast<uint4*>(target), words);
       PIPECHECK_CUDA(cudaGetLastError(), dev);
     } else {
       PIPECHECK_CUDA(cudaMemcpyAsync(target, source, bytes,
