@@ -12,6 +12,7 @@
 #include "app/report_command.hpp"
 #include "app/run_command.hpp"
 #include "app/stress_cli.hpp"
+#include "app/watch_cli.hpp"
 #include "core/errors.hpp"
 #include "core/inventory_collect.hpp"
 #include "core/json_records.hpp"
@@ -103,9 +104,11 @@ int run_cli(int argc, char** argv) {
   auto* compare = add_compare_command(app, compare_state);
   StressCliState stress_state;
   auto* stress = add_stress_command(app, stress_state);
+  WatchCliState watch_state;
+  auto* watch = add_watch_command(app, watch_state);
 
   if (argc >= 2 && argv[1][0] != '-' && !is_command(app, argv[1])) {
-    std::cerr << "pipecheck: unknown command '" << argv[1] << "' (known: inventory, run, report, compare, stress)\n";
+    std::cerr << "pipecheck: unknown command '" << argv[1] << "' (known: inventory, run, report, compare, stress, watch)\n";
     return 2;
   }
   try {
@@ -124,6 +127,7 @@ int run_cli(int argc, char** argv) {
   try {
     if (*inventory) return inventory_command(inventory_args);
     if (*stress) return run_stress_command(stress_state);
+    if (*watch) return run_watch_command(watch_state);
     if (*compare) return run_compare_command(compare_state, std::cout, std::cerr);
     const bool terminal = isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
     if (*report) {

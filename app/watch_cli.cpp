@@ -1,0 +1,123 @@
+// The `pipecheck watch` flags and command. SIGINT/SIGTERM sent to the watch are passed on to a
+// command it started (which decides when it ends); attached to a pid they end the watch, and the
+// results are written either way.
+#include "app/watch_cli.hpp"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <iostream>
+
+#include "app/stress_cli.hpp"
+#include "core/errors.hpp"
+#include "core/file_io.hpp"
+#include "watch/watch_rules.hpp"
+
+namespace pipecheck {
+
+namespace {
+
+void on_signal(int signal, siginfo_t* info, void*) {
+  // SI_USER/SI_QUEUE/SI_TKILL: kill() from a process. A ^C from the terminal (SI_KERNEL) reached
+  // the command already: it is in our process group.
+  const bool sent = info && (info->si_code == SI_USER || info->si_code == SI_QUEUE || info->si_code == SI_TKILL);
+  on_watch_signal(signal, sent);
+}
+
+class WatchSignals {
+ public:
+  WatchSignals() {
+    struct sigaction action {};
+    action.sa_sigaction = on_signal;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~WatchSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  WatchSignals(const WatchSignals&) = delete;
+  WatchSignals& operator=(const WatchSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+double seconds_flag(const std::string& flag, const std::string& text) {
+  const auto seconds = parse_duration_seconds(text);
+  if (!seconds || *seconds <= 0) throw UsageError(flag + ": '" + text + "' is not a duration (e.g. 0.5, 1s, 10m, 2h)");
+  return *seconds;
+}
+
+}  // namespace
+
+CLI::App* add_watch_command(CLI::App& app, WatchCliState& s) {
+  auto* cmd = app.add_subcommand(
+      "watch", "Watch a training job (-- COMMAND..., or --pid N): which stage is it waiting on?");
+  // No expected(0, -1): with it, CLI11 2.1 hands what follows "--" to the parent app.
+  cmd->add_option("command", s.command, "The command to run and watch, after --");
+  cmd->add_option("--pid", s.pid, "Attach to this running process (and its descendants) instead")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--duration", s.duration, "Stop watching after this (90s, 10m); default: the job's lifetime");
+  cmd->add_option("--interval", s.interval, "Sampling interval")->capture_default_str();
+  cmd->add_option("--out", s.out, "Folder for watch.csv, watch.json, watch.html (default results/watch-<host>-<time>)");
+  cmd->add_option("--baseline", s.baseline,
+                  "Results of an earlier pipecheck run (folder, report.json or baseline.json) whose measured "
+                  "ceilings the observed rates are held against (default: the latest of this host under --results)");
+  cmd->add_flag("--no-baseline", s.no_baseline, "Do not compare with measured ceilings");
+  cmd->add_option("--results", s.results, "Where the latest pipecheck run is looked for")->capture_default_str();
+  cmd->add_option("--disk", s.disks, "Judge this block device (e.g. nvme0n1) instead of finding the job's (repeatable)");
+  cmd->add_flag("--plain", s.plain, "Plain live lines every 10 s even on a terminal");
+  cmd->add_flag("--quiet", s.quiet, "No live lines, only the verdict at the end");
+  cmd->add_flag("--no-gpu", s.no_gpu, "Do not load NVML: CPU and disk rules only");
+  cmd->add_flag("--list-rules", s.list_rules, "Print the rules table and exit");
+  cmd->add_option("--sysfs-root", s.sysfs_root, "Read /proc and /sys under this folder")->group("");
+  return cmd;
+}
+
+WatchConfig watch_config_from_cli(const WatchCliState& s, bool stderr_is_tty) {
+  if (s.pid && !s.command.empty()) throw UsageError("watch: give either a command after -- or --pid N, not both");
+  if (!s.pid && s.command.empty()) throw UsageError("watch: nothing to watch: give a command after -- or --pid N");
+  if (s.no_baseline && !s.baseline.empty()) throw UsageError("--baseline: not with --no-baseline");
+  WatchConfig config;
+  config.command = s.command;
+  config.pid = s.pid;
+  if (!s.duration.empty()) config.duration_s = seconds_flag("--duration", s.duration);
+  config.interval_s = seconds_flag("--interval", s.interval);
+  if (config.interval_s < 0.05) throw UsageError("--interval: '" + s.interval + "' is below the shortest, 0.05 s");
+  config.out_dir = s.out.empty() ? std::filesystem::path("results") / ("watch-" + host_name() + "-" + utc_now_compact())
+                                 : std::filesystem::path(s.out);
+  if (!s.baseline.empty()) config.baseline = s.baseline;
+  config.find_baseline = !s.no_baseline;
+  config.results_root = s.results;
+  config.disks = s.disks;
+  config.sysfs_root = s.sysfs_root;
+  config.use_nvml = !s.no_gpu;
+  config.live = !s.quiet;
+  config.tty_fd = stderr_is_tty && !s.plain ? STDERR_FILENO : -1;
+  return config;
+}
+
+int run_watch_command(const WatchCliState& state) {
+  if (state.list_rules) {
+    std::cout << render_rules_table();
+    return 0;
+  }
+  try {
+    const WatchConfig config = watch_config_from_cli(state, isatty(STDERR_FILENO) == 1);
+    reset_watch_stop();
+    const WatchSignals signals;
+    return run_watch(config, std::cerr).exit_code;
+  } catch (const UsageError& e) {
+    std::cerr << "pipecheck: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "pipecheck: could not run: " << e.what() << "\n";
+    return 3;
+  }
+}
+
+}  // namespace pipecheck

@@ -1,0 +1,108 @@
+// `pipecheck watch` as a user runs it: the command's output and exit code pass through untouched,
+// bad input is one line and exit code 2, and a kill -9 leaves a readable watch.csv.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <algorithm>
+
+#include "core/file_io.hpp"
+#include "core/process_runner.hpp"
+#include "tests/watch_test_support.hpp"
+#include "watch/watch_csv.hpp"
+
+namespace pipecheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  ProcessResult process;
+  std::string out;
+  std::string err;
+};
+
+const std::string kPipecheck = std::string(PIPECHECK_BIN_DIR) + "/pipecheck";
+
+CliRun run_pipecheck(const fs::path& dir, std::vector<std::string> args) {
+  ProcessSpec spec;
+  spec.argv = {kPipecheck};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.stdout_path = dir / "stdout";
+  spec.stderr_path = dir / "stderr";
+  spec.time_limit = std::chrono::seconds(60);
+  return CliRun{run_process(spec), read_file(dir / "stdout"), read_file(dir / "stderr")};
+}
+
+TEST(WatchCli, OutputAndExitCodePassThrough) {
+  const auto dir = watch_test::scratch("cli-pass");
+  const CliRun run = run_pipecheck(dir, {"watch", "--interval", "0.1", "--no-gpu", "--no-baseline", "--out",
+                                         (dir / "w").string(), "--", "sh", "-c",
+                                         "printf 'line one\\nline two\\n'; echo to-stderr >&2; sleep 0.3; exit 7"});
+  EXPECT_EQ(run.process.ending, ProcessResult::Ending::exited);
+  EXPECT_EQ(run.process.exit_code, 7) << run.err;
+  EXPECT_EQ(run.out, "line one\nline two\n") << "stdout is the command's alone";
+  EXPECT_NE(run.err.find("to-stderr"), std::string::npos);
+  EXPECT_NE(run.err.find("verdict: "), std::string::npos) << run.err;
+  EXPECT_TRUE(fs::exists(dir / "w" / "watch.json"));
+  fs::remove_all(dir);
+}
+
+TEST(WatchCli, KilledCommandReturns128PlusSignal) {
+  const auto dir = watch_test::scratch("cli-signal");
+  const CliRun run = run_pipecheck(dir, {"watch", "--quiet", "--no-gpu", "--no-baseline", "--out",
+                                         (dir / "w").string(), "--", "sh", "-c", "kill -TERM $$"});
+  EXPECT_EQ(run.process.exit_code, 128 + SIGTERM) << run.err;
+  EXPECT_NE(run.err.find("killed by signal 15"), std::string::npos) << run.err;
+  fs::remove_all(dir);
+}
+
+void expect_usage_error(const CliRun& run, const std::string& names) {
+  EXPECT_EQ(run.process.ending, ProcessResult::Ending::exited);
+  EXPECT_EQ(run.process.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find(names), std::string::npos) << run.err;
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << "not one line: " << run.err;
+}
+
+TEST(WatchCli, BadInputIsOneLine) {
+  const auto dir = watch_test::scratch("cli-bad");
+  expect_usage_error(run_pipecheck(dir, {"watch", "--pid", "999999999"}), "--pid 999999999: no such process");
+  expect_usage_error(run_pipecheck(dir, {"watch"}), "nothing to watch");
+  expect_usage_error(run_pipecheck(dir, {"watch", "--pid", "1", "--", "true"}), "not both");
+  expect_usage_error(run_pipecheck(dir, {"watch", "--interval", "fast", "--", "true"}), "--interval: 'fast'");
+  expect_usage_error(run_pipecheck(dir, {"watch", "--", "pipecheck-no-such-command"}), "not found in PATH");
+  expect_usage_error(run_pipecheck(dir, {"watch", "--baseline", (dir / "none").string(), "--", "true"}),
+                     (dir / "none").string());
+  fs::remove_all(dir);
+}
+
+TEST(WatchCli, ListRulesPrintsTheTable) {
+  const auto dir = watch_test::scratch("cli-rules");
+  const CliRun run = run_pipecheck(dir, {"watch", "--list-rules"});
+  EXPECT_EQ(run.process.exit_code, 0);
+  EXPECT_NE(run.out.find("input_single_process"), std::string::npos);
+  EXPECT_NE(run.out.find("storage_bound"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(WatchCli, KillNineLeavesAReadableCsv) {
+  const auto dir = watch_test::scratch("cli-kill");
+  // exec: the child's pid is pipecheck's; `sleep` is its child in the same process group.
+  watch_test::Child child("exec '" + kPipecheck + "' watch --quiet --no-gpu --no-baseline --interval 0.1 --out '" +
+                          (dir / "w").string() + "' -- sleep 30");
+  const fs::path csv = dir / "w" / "watch.csv";
+  for (int i = 0; i < 100; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (fs::exists(csv) && parse_watch_csv(read_file(csv)).samples.size() >= 5) break;
+  }
+  kill(child.pid(), SIGKILL);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const ParsedWatchCsv parsed = parse_watch_csv(read_file(csv));
+  EXPECT_TRUE(parsed.errors.empty()) << parsed.errors.front();
+  EXPECT_GE(parsed.samples.size(), 5u);
+  EXPECT_FALSE(fs::exists(dir / "w" / "watch.json")) << "killed before the end: no report, the CSV is the record";
+  child.stop();
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace pipecheck

@@ -1,0 +1,43 @@
+// Periodic idle: a busy signal (GPU utilization, or the job's CPU use without GPUs) dropping to
+// near zero again and again at a regular period, as evaluation passes and checkpoints do. Finds
+// the idle episodes, their period and the share of the run they cost.
+#pragma once
+
+#include <vector>
+
+namespace pipecheck {
+
+// One stretch of consecutive idle samples, covering (start_s, end_s]: a sample's rate is over the
+// interval that ends at its time stamp.
+struct IdleEpisode {
+  double start_s = 0;
+  double end_s = 0;
+};
+
+struct PeriodicityOptions {
+  double idle_below = 5;       // a sample at or below this is idle
+  double tolerance_share = 0.25;  // a gap within this share of the period (or 1.5 samples) is regular
+  double regular_share = 0.75;    // this share of the gaps must be regular
+  int min_episodes = 3;
+};
+
+struct Periodicity {
+  bool found = false;
+  double period_s = 0;        // median gap between episode starts
+  double idle_share = 0;      // idle time of the episodes / the time observed
+  double mean_idle_s = 0;     // per episode
+  int episodes = 0;           // interior episodes (the run's first and last stretch excluded)
+  std::vector<IdleEpisode> idle;  // the interior episodes
+};
+
+// times ascending, values of the same length. Idle at the very start or end of the series
+// (start-up, shut-down) is not an episode: only stretches with busy samples on both sides count.
+std::vector<IdleEpisode> idle_episodes(const std::vector<double>& times, const std::vector<double>& values,
+                                       double idle_below);
+Periodicity find_periodic_idle(const std::vector<double>& times, const std::vector<double>& values,
+                               const PeriodicityOptions& options = {});
+
+// The median of a list (0 for an empty one); shared by the watch's analysis.
+double median_of(std::vector<double> values);
+
+}  // namespace pipecheck

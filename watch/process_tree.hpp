@@ -1,0 +1,136 @@
+// The job's process tree as /proc shows it: the root and every descendant, each process's CPU
+// time and bytes read, and each thread's CPU time and CPU demand (on a CPU or waiting for one),
+// sampled as rates over the interval between two samples.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/sysfs.hpp"
+#include "watch/watch_sample.hpp"
+
+namespace pipecheck {
+
+// The fields of /proc/PID/stat (or /proc/PID/task/TID/stat) the watch needs. comm sits between
+// the first '(' and the LAST ')', and may itself hold spaces and parentheses.
+struct TaskStat {
+  int pid = 0;
+  std::string comm;
+  char state = '?';
+  int ppid = 0;
+  std::uint64_t utime = 0;   // clock ticks
+  std::uint64_t stime = 0;
+  std::uint64_t cutime = 0;  // reaped children, which the process waited for
+  std::uint64_t cstime = 0;
+  std::uint64_t starttime = 0;  // ticks after boot: tells a reused pid from the one we watch
+};
+std::optional<TaskStat> parse_task_stat(std::string_view text);
+
+// /proc/.../schedstat: nanoseconds on a CPU, nanoseconds runnable but waiting for one.
+struct SchedStat {
+  std::uint64_t run_ns = 0;
+  std::uint64_t wait_ns = 0;
+};
+std::optional<SchedStat> parse_schedstat(std::string_view text);
+
+// read_bytes of /proc/PID/io: what the process (and the children it reaped) caused to be read
+// from block devices, page cache hits excluded, O_DIRECT included.
+std::optional<std::uint64_t> parse_io_read_bytes(std::string_view text);
+
+// A process or thread name fit for a CSV cell and a terminal: ',', '|', quotes, backslashes and
+// control characters become '_'.
+std::string sanitize_name(std::string_view name);
+
+// The root and all its descendants (found by ppid over /proc), root first; empty when the root
+// does not exist.
+std::vector<int> process_tree_pids(const SysfsRoot& root, int root_pid);
+
+// Whether pid names a live (not zombie) process; its start time in *starttime.
+bool process_alive(const SysfsRoot& root, int pid, std::uint64_t* starttime = nullptr);
+
+struct ThreadTotal {
+  int tid = 0;
+  int pid = 0;
+  std::string comm;
+  double cpu_s = 0;  // while watched
+};
+
+struct ProcessTotal {
+  int pid = 0;
+  int ppid = 0;
+  std::string comm;
+  double cpu_s = 0;  // its own threads, while watched
+  int max_threads = 0;
+  std::optional<double> read_bytes;  // while watched
+};
+
+struct ProcessTreeReading {
+  bool root_alive = false;
+  JobWatch job;
+  std::vector<ProcWatch> procs;
+  std::vector<int> pids;  // the tree as found this sample
+};
+
+class ProcessTreeSampler {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // busy_demand_pct: a thread whose demand reaches this share of a core counts as busy.
+  ProcessTreeSampler(SysfsRoot root, int root_pid, double busy_demand_pct);
+
+  // The first sample only primes the counters: rates need two.
+  ProcessTreeReading sample(Clock::time_point now);
+
+  // The threads and processes that used the most CPU while watched, most first.
+  std::vector<ThreadTotal> top_threads(std::size_t count) const;
+  std::vector<ProcessTotal> processes() const;
+
+ private:
+  struct ThreadState {
+    int pid = 0;
+    std::string comm;
+    std::uint64_t ticks = 0;
+    std::optional<SchedStat> sched;
+    double cpu_s = 0;
+  };
+  struct ProcessState {
+    int ppid = 0;
+    std::string comm;
+    std::uint64_t ticks = 0;  // own utime + stime
+    std::optional<std::uint64_t> read_bytes;
+    std::optional<std::uint64_t> first_read_bytes;
+    double cpu_s = 0;
+    int max_threads = 0;
+  };
+  struct Totals {  // summed over the live tree; see the .cpp for why sums and not deltas
+    std::uint64_t ticks = 0;
+    std::uint64_t read_bytes = 0;
+    bool read_known = false;
+  };
+
+  ProcWatch sample_process(int pid, double dt_s, bool priming, Totals& totals);
+  void sample_threads(int pid, double dt_s, bool priming, ProcWatch& proc);
+  std::vector<int> current_tree();
+
+  SysfsRoot root_;
+  int root_pid_;
+  double busy_demand_pct_;
+  double ticks_per_s_;
+  std::uint64_t root_starttime_ = 0;
+  std::optional<Clock::time_point> last_time_;
+  std::optional<Totals> last_totals_;
+  double job_cpu_s_ = 0;
+  std::map<int, ThreadState> threads_;
+  std::map<int, ProcessState> processes_;
+  // Every live pid's parent, kept between samples: a process's parent changes only when the
+  // parent dies, so only new pids and the tree's own need their stat read each sample, not all
+  // of /proc (the scan was most of the sampler's cost on a machine with a thousand processes).
+  std::map<int, int> parent_of_;
+};
+
+}  // namespace pipecheck

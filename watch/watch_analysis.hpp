@@ -1,0 +1,125 @@
+// From the samples of a watch to the figures its rules read: per GPU, for the job, the host and
+// each disk, the medians over the steady part of the run (warm-up, the priming sample and idle
+// episodes left out), the per-sample series the rules take shares of, the periodic-idle and
+// multi-GPU sawtooth patterns, and each observed rate against its measured ceiling.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "watch/gpu_sawtooth.hpp"
+#include "watch/periodicity.hpp"
+#include "watch/watch_baseline.hpp"
+#include "watch/watch_sample.hpp"
+
+namespace pipecheck {
+
+// "reads 182 MB/s from sda = 96% of its measured 190 MB/s"
+struct CeilingComparison {
+  std::string stage;    // "storage", "pcie"
+  std::string subject;  // "sda", "gpu0"
+  double observed = 0;
+  double ceiling = 0;
+  std::string unit;  // "MB/s", "IOPS"
+  double percent = 0;
+  std::string text;
+  std::string measured_by;  // the measurement's key in the run it came from
+};
+
+struct GpuStats {
+  int index = -1;
+  std::string bus_id;
+  int samples = 0;
+  std::vector<double> util;         // per steady sample
+  std::vector<double> power_share;  // power / limit, %, per steady sample with both
+  double util_median = 0;
+  std::optional<double> power_share_median;
+  std::optional<double> power_median_w;
+  std::optional<double> power_limit_w;
+  std::optional<double> pcie_rx_median_mbs;
+  std::optional<double> pcie_tx_median_mbs;
+  std::optional<double> mem_used_max_mib;
+  std::optional<double> sm_clock_median_mhz;
+  double power_capped_share = 0;  // samples with SwPowerCap set
+  double slowdown_share = 0;      // samples with a thermal or hardware slowdown set
+  std::vector<CeilingComparison> ceilings;
+};
+
+struct JobStats {
+  std::vector<double> top_demand;  // busiest thread's demand, % of a core, per steady sample
+  std::vector<double> busy_threads;
+  std::vector<double> busy_processes;
+  double cpu_pct_median = 0;
+  double top_demand_median = 0;
+  double top_cpu_median = 0;
+  std::string top_thread;  // the thread most often the busiest ("python:4242")
+  double busy_threads_median = 0;
+  double busy_processes_median = 0;
+  int max_processes = 0;
+  int max_threads = 0;
+  std::optional<double> read_mbs_median;
+};
+
+struct HostStats {
+  int cores = 0;
+  std::vector<double> cpu;  // all cores, per steady sample
+  double cpu_median = 0;
+  double iowait_median = 0;
+};
+
+struct DiskStats {
+  std::string name;
+  bool job = false;
+  std::string evidence;  // why it is the job's: "/data/x (pid 42)"; "" for a busy disk
+  std::vector<double> util;
+  double util_median = 0;
+  double read_mbs_median = 0;
+  double reading_share = 0;          // steady samples with reads of at least 1 MB/s
+  double read_mbs_while_reading = 0; // median over those samples
+  double read_iops_while_reading = 0;
+  double r_await_median_ms = 0;
+  double aqu_median = 0;
+  std::vector<CeilingComparison> ceilings;
+};
+
+struct AnalysisOptions {
+  PeriodicityOptions gpu_periodicity;
+  PeriodicityOptions cpu_periodicity;
+  SawtoothOptions sawtooth;
+  double warmup_share = 0.1;  // of the run, at most warmup_max_s, is start-up, not steady
+  double warmup_max_s = 30;
+  double reading_min_mbs = 1;  // a disk sample with fewer reads is not "reading"
+  // IOPS are held against the measured 4 KiB random-read IOPS only when the job's mean read is
+  // this small; large reads are bound by MB/s, and their IOPS say nothing about the ceiling.
+  double small_read_bytes = 32 * 1024;
+};
+
+struct WatchAnalysis {
+  int samples = 0;
+  int steady_samples = 0;
+  double span_s = 0;
+  double interval_s = 0;
+  double warmup_s = 0;
+  bool has_gpu = false;  // some job GPU reported utilization
+  double gpu_util_median = 0;  // mean over the job's GPUs, median over steady samples
+  std::vector<GpuStats> gpus;  // the job's GPUs
+  JobStats job;
+  HostStats host;
+  std::vector<DiskStats> disks;  // the job's disks, else the busy ones
+  bool disks_are_jobs = false;
+  Periodicity periodic;
+  std::string periodic_signal;  // "GPU utilization" or "the job's CPU use"
+  Sawtooth sawtooth;
+  std::vector<CeilingComparison> comparisons;  // every observed rate with a measured ceiling
+};
+
+// `device_evidence`: why each of the job's disks is the job's (JobDeviceFinder::evidence).
+WatchAnalysis analyze_watch(const std::vector<WatchSample>& samples, const MeasuredCeilings* ceilings,
+                            const AnalysisOptions& options,
+                            const std::vector<std::pair<std::string, std::string>>& device_evidence = {});
+
+// The share (0..1) of values at or above a threshold; 0 for none.
+double share_at_least(const std::vector<double>& values, double threshold);
+
+}  // namespace pipecheck

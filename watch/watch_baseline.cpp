@@ -1,0 +1,74 @@
+// Picking the measured ceilings out of a run's report.
+#include "watch/watch_baseline.hpp"
+
+#include "core/gpu_inventory.hpp"
+#include "reports/baseline.hpp"
+#include "reports/figure_text.hpp"
+
+namespace pipecheck {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void keep_best(std::map<std::string, MeasuredCeiling>& into, const std::string& subject, const Measurement& m,
+               double value, const std::string& unit) {
+  if (subject.empty() || value <= 0) return;
+  auto& slot = into[subject];
+  if (value > slot.value) slot = MeasuredCeiling{value, unit, m.what, m.key};
+}
+
+std::string gpu_of(const Measurement& m) {
+  const std::string bdf = param_or_empty(m.params, "gpu_bdf");
+  return bdf.empty() ? "" : normalize_bdf(bdf).value_or(bdf);
+}
+
+}  // namespace
+
+MeasuredCeilings measured_ceilings(const Report& report, const std::string& source) {
+  MeasuredCeilings ceilings;
+  ceilings.source = source;
+  ceilings.host = report.host;
+  ceilings.started_utc = report.started_utc;
+  for (const auto& probe : report.probes) {
+    for (const auto& m : probe.measurements) {
+      if (m.stage == "storage") {
+        const std::string device = param_or_empty(m.params, "device");
+        if (m.unit == "GB/s") keep_best(ceilings.disk_mbs, device, m, m.stats.median * 1000.0, "MB/s");
+        if (m.unit == "IOPS") keep_best(ceilings.disk_iops, device, m, m.stats.median, "IOPS");
+      } else if (m.stage == "pcie" && m.unit == "GB/s" && param_or_empty(m.params, "host_memory") != "pageable") {
+        const std::string direction = param_or_empty(m.params, "direction");
+        if (direction == "h2d") keep_best(ceilings.pcie_h2d_mbs, gpu_of(m), m, m.stats.median * 1000.0, "MB/s");
+        if (direction == "d2h") keep_best(ceilings.pcie_d2h_mbs, gpu_of(m), m, m.stats.median * 1000.0, "MB/s");
+      }
+    }
+  }
+  return ceilings;
+}
+
+std::optional<fs::path> latest_run_folder(const fs::path& results_root, const std::string& host) {
+  std::error_code error;
+  std::optional<fs::path> newest;
+  fs::file_time_type newest_time{};
+  const std::string prefix = host + "-";
+  for (fs::directory_iterator it(results_root, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind(prefix, 0) != 0 || name.find(".incomplete") != std::string::npos) continue;
+    const fs::path report = it->path() / "report.json";
+    std::error_code stat_error;
+    const auto when = fs::last_write_time(report, stat_error);
+    if (stat_error) continue;
+    if (!newest || when > newest_time) {
+      newest = it->path();
+      newest_time = when;
+    }
+  }
+  return newest;
+}
+
+MeasuredCeilings load_measured_ceilings(const fs::path& path) {
+  const LoadedRun run = load_run(path);
+  return measured_ceilings(run.report, path.string());
+}
+
+}  // namespace pipecheck

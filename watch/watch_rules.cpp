@@ -1,0 +1,496 @@
+// THE table of watch rules. Every threshold the watch judges by is a constant in this file, and
+// each rule's condition text is built from the same constants, so the table printed by
+// `pipecheck watch --list-rules` (and pasted in the README) cannot drift from the code.
+//
+//  #  rule                    applies  condition (defaults)                                      verdict
+//  0  too_short               any      < 3 steady samples                                         too short to judge
+//  1  gpu_straggler_sawtooth  2+ GPUs  one GPU starts >= 60% of >= 3 shared dips                  waiting on communication or a straggler
+//  2  input_single_process    GPU      util < 50%, one thread >= 90% demand in >= 60%, <= 1 busy  input pipeline bound, single process
+//  3  input_cpu_saturated     GPU      util < 50%, host CPU >= 90%, >= 50% of it the job's         input pipeline bound, CPU saturated
+//  4  storage_bound           any      (util < 50% or no GPU), job disk util >= 80% or >= 85% of  storage bound
+//                                      its measured MB/s (IOPS for reads <= 32 KiB), the job reads
+//  5  pcie_bound              GPU      util < 50%, PCIe RX >= 80% of measured pinned H2D          host-to-device copies bound
+//  6  busy_not_loaded         GPU      util >= 80%, power < 60% of limit                          busy but not loaded (launch-bound)
+//  7  compute_bound           GPU      util >= 80%, power >= 85% of limit or SwPowerCap >= 50%    compute bound (healthy)
+//  8  gpu_bound               GPU      util >= 80%, power in between                              GPU bound, moderately loaded
+//  9  gpu_waiting             GPU      util < 50%, none of the above                              GPU waiting on something not sampled
+// 10  cpu_single_thread       no GPU   one thread >= 90% demand in >= 60%, <= 1 busy thread       single-threaded CPU bound
+// 11  cpu_all_cores           no GPU   host CPU >= 90% and the job uses >= 50% of it              CPU bound on every core
+// 12  cpu_multi_thread        no GPU   >= 2 busy threads, host CPU < 90%                          CPU bound on N threads
+// 13  periodic_idle           any      idle (GPU <= 5%, CPU <= 10%) >= 3 times, regular, >= 5%    periodic work (evaluation, checkpoints)
+// 14  job_idle                no GPU   job CPU < 10% of a core, no busy disk                      mostly waiting (sleep, network, locks)
+#include "watch/watch_rules.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "reports/figure_text.hpp"
+#include "reports/svg_chart.hpp"
+
+namespace pipecheck {
+
+namespace {
+
+// ---- thresholds -------------------------------------------------------------------------------
+constexpr int kMinSteadySamples = 3;
+constexpr double kGpuLowPct = 50;          // GPU utilization median below this: the GPU waits
+constexpr double kGpuHighPct = 80;         // at or above: the GPU is the busy stage
+constexpr double kPowerLowPct = 60;        // power/limit below this while busy: small kernels
+constexpr double kPowerHighPct = 85;       // at or above: loaded
+constexpr double kPowerCappedShare = 0.5;  // or SwPowerCap set in this share of samples
+constexpr double kThreadSaturatedPct = 90; // a thread's demand (on a CPU + waiting for one), % of a core
+constexpr double kSaturatedShare = 0.6;    // ... in this share of steady samples
+constexpr double kBusyThreadPct = 50;      // a thread at or above this demand is "busy"
+constexpr double kHostCpuBusyPct = 90;     // all cores busy
+constexpr double kJobShareOfHost = 0.5;    // the job's part of a busy host, to blame the job
+constexpr double kDiskUtilPct = 80;        // iostat %util median (a lower bound of saturation on
+                                           // NVMe and virtual disks, which serve requests in parallel)
+constexpr double kDiskCeilingPct = 85;     // or this share of the measured MB/s or IOPS
+constexpr double kSmallReadBytes = 32 * 1024;  // IOPS are compared with the measured 4 KiB
+                                           // random-read IOPS only for reads this small
+constexpr double kJobReadsMbs = 1;         // the job reads at least this (median), or ...
+constexpr double kDiskReadingShare = 0.5;  // ... its disk reads in this share of samples
+constexpr double kPcieCeilingPct = 80;     // PCIe RX against the measured pinned H2D rate
+constexpr double kGpuIdlePct = 5;          // periodic idle: GPU utilization at or below
+constexpr double kCpuIdlePct = 10;         // periodic idle without GPU: job CPU, % of a core
+constexpr double kPeriodicLostShare = 0.05;  // report a period losing at least this share
+constexpr double kJobIdlePct = 10;         // a job below this CPU (no GPU) is mostly waiting
+constexpr int kPeriodicMinEpisodes = 3;
+constexpr double kPeriodTolerance = 0.25;  // a gap within this share of the period is regular ...
+constexpr double kPeriodRegularShare = 0.75;  // ... and this share of the gaps must be
+constexpr double kDipShare = 0.6;          // sawtooth: a dip is below this share of the GPU's median
+constexpr double kLeadShare = 0.6;         // one GPU starts this share of the shared dips ...
+constexpr int kMinDipEvents = 3;           // ... of at least this many
+constexpr double kWarmupShare = 0.1;       // the first 10% of the run is start-up ...
+constexpr double kWarmupMaxS = 30;         // ... up to 30 s
+
+// ---- figures in words -----------------------------------------------------------------------
+
+// Observed figures to three significant digits; thresholds as written in this file.
+std::string pct(double value) { return figure(value) + "%"; }
+std::string share(double fraction) { return figure(100.0 * fraction) + "%"; }
+std::string limit(double value) { return plain_number(value) + "%"; }
+std::string limit_share(double fraction) { return plain_number(100.0 * fraction) + "%"; }
+
+template <typename... Parts>
+std::string cat(const Parts&... parts) {
+  std::string text;
+  (text += ... += std::string(parts));
+  return text;
+}
+
+std::string gpu_util_figure(const WatchAnalysis& a) {
+  return cat("GPU utilization median ", pct(a.gpu_util_median), " over ", std::to_string(a.gpus.size()), " GPU",
+             a.gpus.size() == 1 ? "" : "s", " (", std::to_string(a.steady_samples), " steady samples)");
+}
+
+std::string power_figure(const GpuStats& g) {
+  if (!g.power_share_median) return cat("gpu", std::to_string(g.index), ": power not reported");
+  return cat("gpu", std::to_string(g.index), ": power median ", figure(g.power_median_w.value_or(0), "W"), " of ",
+             figure(g.power_limit_w.value_or(0), "W"), " limit = ", pct(*g.power_share_median),
+             g.power_capped_share > 0 ? cat(", SwPowerCap in ", share(g.power_capped_share), " of samples") : "");
+}
+
+std::string thread_figure(const WatchAnalysis& a) {
+  const double saturated = share_at_least(a.job.top_demand, kThreadSaturatedPct);
+  return cat("busiest thread ", a.job.top_thread.empty() ? "?" : a.job.top_thread, ": demand median ",
+             pct(a.job.top_demand_median), " of a core (on a CPU ", pct(a.job.top_cpu_median),
+             ", the rest waiting for one); >= ", limit(kThreadSaturatedPct), " in ", share(saturated), " of samples");
+}
+
+std::string busy_figure(const WatchAnalysis& a) {
+  return cat("busy threads median ", plain_number(a.job.busy_threads_median), ", busy processes median ",
+             plain_number(a.job.busy_processes_median), " (of up to ", std::to_string(a.job.max_processes),
+             " processes, ", std::to_string(a.job.max_threads), " threads)");
+}
+
+std::string host_figure(const WatchAnalysis& a) {
+  return cat("host CPU median ", pct(a.host.cpu_median), " of ", std::to_string(a.host.cores), " cores, iowait ",
+             pct(a.host.iowait_median), "; the job ", pct(a.job.cpu_pct_median), " of one core");
+}
+
+std::string disk_figure(const DiskStats& d) {
+  return cat(d.name, ": %util median ", pct(d.util_median), ", reads ", figure(d.read_mbs_while_reading, "MB/s"), " at ",
+             figure(d.read_iops_while_reading, "IOPS"), " while reading (", share(d.reading_share),
+             " of the time), r_await ", figure(d.r_await_median_ms, "ms"), ", aqu-sz ", figure(d.aqu_median),
+             d.evidence.empty() ? "" : cat("; the job reads ", d.evidence));
+}
+
+bool gpu_low(const WatchAnalysis& a) { return a.has_gpu && a.gpu_util_median < kGpuLowPct; }
+bool gpu_high(const WatchAnalysis& a) { return a.has_gpu && a.gpu_util_median >= kGpuHighPct; }
+bool thread_saturated(const WatchAnalysis& a) {
+  return share_at_least(a.job.top_demand, kThreadSaturatedPct) >= kSaturatedShare;
+}
+
+// The mean power share over the job's GPUs that report it.
+std::optional<double> power_share(const WatchAnalysis& a) {
+  double sum = 0;
+  int count = 0;
+  for (const auto& g : a.gpus) {
+    if (g.power_share_median) {
+      sum += *g.power_share_median;
+      ++count;
+    }
+  }
+  if (!count) return std::nullopt;
+  return sum / count;
+}
+
+double capped_share(const WatchAnalysis& a) {
+  double worst = 0;
+  for (const auto& g : a.gpus) worst = std::max(worst, g.power_capped_share);
+  return worst;
+}
+
+WatchFinding finding(const char* rule, const char* stage, std::string verdict, std::string advice) {
+  WatchFinding f;
+  f.rule = rule;
+  f.stage = stage;
+  f.verdict = std::move(verdict);
+  f.advice = std::move(advice);
+  return f;
+}
+
+void add_gpu_figures(const WatchAnalysis& a, WatchFinding& f) {
+  f.figures.push_back(gpu_util_figure(a));
+  for (const auto& g : a.gpus) f.figures.push_back(power_figure(g));
+}
+
+// ---- the rules --------------------------------------------------------------------------------
+
+std::optional<WatchFinding> too_short(const WatchAnalysis& a) {
+  if (a.steady_samples >= kMinSteadySamples) return std::nullopt;
+  WatchFinding f = finding("too_short", "none", "too short to judge",
+                           "watch longer (a few minutes of steady training) or sample faster (--interval)");
+  f.figures.push_back(cat(std::to_string(a.steady_samples), " steady samples of ", std::to_string(a.samples),
+                          " (warm-up ", figure(a.warmup_s, "s"), " left out)"));
+  return f;
+}
+
+std::optional<WatchFinding> gpu_straggler_sawtooth(const WatchAnalysis& a) {
+  if (!a.sawtooth.found) return std::nullopt;
+  WatchFinding f = finding("gpu_straggler_sawtooth", "comm",
+                           cat("waiting on communication or a straggler: gpu", std::to_string(a.sawtooth.leader),
+                               "'s utilization dips first"),
+                           "look for a slow rank (its input pipeline, a throttled GPU, a slower link) and at the "
+                           "collective's overlap with compute");
+  f.figures.push_back(cat("gpu", std::to_string(a.sawtooth.leader), " started ", std::to_string(a.sawtooth.led), " of ",
+                          std::to_string(a.sawtooth.events), " dips shared by several GPUs, ",
+                          figure(a.sawtooth.mean_lead_s, "s"), " before the next GPU on average"));
+  add_gpu_figures(a, f);
+  return f;
+}
+
+std::optional<WatchFinding> input_single_process(const WatchAnalysis& a) {
+  if (!gpu_low(a) || !thread_saturated(a) || a.job.busy_processes_median > 1 || a.job.busy_threads_median > 1) {
+    return std::nullopt;
+  }
+  WatchFinding f = finding("input_single_process", "input",
+                           "input pipeline bound, single process (the num_workers=0 pattern)",
+                           "load and decode in worker processes (DataLoader num_workers > 0, "
+                           "persistent_workers=True), or move decoding to the GPU");
+  f.figures.push_back(gpu_util_figure(a));
+  f.figures.push_back(thread_figure(a));
+  f.figures.push_back(busy_figure(a));
+  return f;
+}
+
+// Whether the job itself uses this share of a busy host (another tenant's load is not its input).
+bool job_owns_host_cpu(const WatchAnalysis& a) {
+  const double cores = std::max(1, a.host.cores);
+  return a.job.cpu_pct_median >= kJobShareOfHost * a.host.cpu_median * cores;
+}
+
+std::optional<WatchFinding> input_cpu_saturated(const WatchAnalysis& a) {
+  if (!gpu_low(a) || a.host.cpu_median < kHostCpuBusyPct || !job_owns_host_cpu(a)) return std::nullopt;
+  WatchFinding f = finding("input_cpu_saturated", "input", "input pipeline bound, CPU saturated: every core is busy",
+                           "make each sample cheaper on the CPU (GPU decode with DALI/nvJPEG, smaller "
+                           "augmentations, pre-processed data) or use a machine with more cores per GPU");
+  f.figures.push_back(gpu_util_figure(a));
+  f.figures.push_back(host_figure(a));
+  f.figures.push_back(busy_figure(a));
+  return f;
+}
+
+// The disk the job waits on: at its utilization limit or at a measured ceiling.
+const DiskStats* limiting_disk(const WatchAnalysis& a, std::string& why) {
+  // The job must read: by its own counters (/proc/PID/io), or where those are unreadable (another
+  // user's job), by its disk reading most of the time. A busy disk the job does not read from is
+  // someone else's load.
+  const bool io_known = a.job.read_mbs_median.has_value();
+  const bool job_reads = a.job.read_mbs_median.value_or(0) >= kJobReadsMbs;
+  for (const auto& d : a.disks) {
+    if (io_known ? !job_reads : !(d.job && d.reading_share >= kDiskReadingShare)) continue;
+    if (d.util_median >= kDiskUtilPct) {
+      why = cat(d.name, " is busy ", pct(d.util_median), " of the time (>= ", limit(kDiskUtilPct), ")");
+      return &d;
+    }
+    for (const auto& c : d.ceilings) {
+      if (c.percent >= kDiskCeilingPct) {
+        why = cat(d.name, " runs at ", pct(c.percent), " of its measured ", figure(c.ceiling, c.unit), " (>= ",
+                  limit(kDiskCeilingPct), ")");
+        return &d;
+      }
+    }
+  }
+  return nullptr;
+}
+
+std::optional<WatchFinding> storage_bound(const WatchAnalysis& a) {
+  if (a.has_gpu && !gpu_low(a)) return std::nullopt;
+  std::string why;
+  const DiskStats* disk = limiting_disk(a, why);
+  if (!disk) return std::nullopt;
+  WatchFinding f = finding("storage_bound", "storage", cat("storage bound on ", disk->name),
+                           "read larger sequential chunks (packed shards: WebDataset, TFRecord, Arrow), more "
+                           "reads in flight (more workers, prefetch), a page cache that holds the dataset, or "
+                           "faster storage");
+  if (a.has_gpu) f.figures.push_back(gpu_util_figure(a));
+  f.figures.push_back(why);
+  f.figures.push_back(disk_figure(*disk));
+  if (!disk->job) f.figures.push_back("which disk the job reads from is not known (no open file on a block device): this is the busiest one");
+  for (const auto& c : disk->ceilings) {
+    f.figures.push_back(c.text);
+    // Busy all the time yet below what the disk delivered with many requests in flight: the
+    // job asks too little at once (NVMe and virtual disks serve requests in parallel).
+    if (c.percent < kDiskCeilingPct) {
+      f.figures.push_back(cat("below that ceiling with ", figure(disk->aqu_median),
+                              " requests in flight on average: more reads at once (workers, prefetch) would go faster"));
+    }
+  }
+  if (a.job.read_mbs_median) f.figures.push_back(cat("the job reads ", figure(*a.job.read_mbs_median, "MB/s"), " (median, /proc/PID/io)"));
+  return f;
+}
+
+std::optional<WatchFinding> pcie_bound(const WatchAnalysis& a) {
+  if (!gpu_low(a)) return std::nullopt;
+  for (const auto& g : a.gpus) {
+    for (const auto& c : g.ceilings) {
+      if (c.percent < kPcieCeilingPct || c.text.find("host-to-GPU") == std::string::npos) continue;
+      WatchFinding f = finding("pcie_bound", "pcie", cat("host-to-device copies bound on gpu", std::to_string(g.index)),
+                               "copy less (uint8 images, decode on the GPU), from pinned memory (pin_memory=True) "
+                               "and overlapped with compute (non_blocking=True)");
+      f.figures.push_back(gpu_util_figure(a));
+      f.figures.push_back(c.text);
+      return f;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<WatchFinding> busy_not_loaded(const WatchAnalysis& a) {
+  const auto power = power_share(a);
+  if (!gpu_high(a) || !power || *power >= kPowerLowPct) return std::nullopt;
+  WatchFinding f = finding("busy_not_loaded", "gpu",
+                           "busy but not loaded: small kernels or a small batch; launch-bound",
+                           "raise the batch size, fuse kernels (torch.compile), capture CUDA graphs, use mixed "
+                           "precision; utilization only says a kernel was running, not how much of the GPU it used");
+  add_gpu_figures(a, f);
+  return f;
+}
+
+std::optional<WatchFinding> compute_bound(const WatchAnalysis& a) {
+  const auto power = power_share(a);
+  if (!gpu_high(a) || !power || (*power < kPowerHighPct && capped_share(a) < kPowerCappedShare)) return std::nullopt;
+  WatchFinding f = finding("compute_bound", "gpu", "compute bound: the healthy state",
+                           "the GPU is the bottleneck, as it should be; faster now means less work per step "
+                           "(precision, model) or more GPUs");
+  add_gpu_figures(a, f);
+  for (const auto& g : a.gpus) {
+    if (g.slowdown_share > 0) {
+      f.figures.push_back(cat("gpu", std::to_string(g.index), ": thermal or hardware slowdown in ", share(g.slowdown_share),
+                              " of samples (see pipecheck stress)"));
+    }
+  }
+  return f;
+}
+
+std::optional<WatchFinding> gpu_bound(const WatchAnalysis& a) {
+  if (!gpu_high(a) || !power_share(a)) return std::nullopt;
+  WatchFinding f = finding("gpu_bound", "gpu", "GPU bound, moderately loaded",
+                           "the GPU is the busy stage; a larger batch or fused kernels may load it further");
+  add_gpu_figures(a, f);
+  return f;
+}
+
+std::optional<WatchFinding> gpu_waiting(const WatchAnalysis& a) {
+  if (!gpu_low(a)) return std::nullopt;
+  for (WatchRuleJudge explained : {input_single_process, input_cpu_saturated, storage_bound, pcie_bound}) {
+    if (explained(a)) return std::nullopt;
+  }
+  WatchFinding f = finding("gpu_waiting", "gpu",
+                           "the GPU waits, on something not sampled here (Python between steps, host syncs, "
+                           "the network, a lock)",
+                           "profile one step (torch.profiler): look for .item()/.cpu() syncs and gaps between kernels");
+  f.figures.push_back(gpu_util_figure(a));
+  f.figures.push_back(thread_figure(a));
+  f.figures.push_back(host_figure(a));
+  return f;
+}
+
+std::optional<WatchFinding> cpu_single_thread(const WatchAnalysis& a) {
+  if (a.has_gpu || !thread_saturated(a) || a.job.busy_threads_median > 1) return std::nullopt;
+  WatchFinding f = finding("cpu_single_thread", "cpu", "single-threaded CPU bound",
+                           "the job runs on one core: parallelize it (worker processes, threads) or make that "
+                           "thread's work cheaper");
+  f.figures.push_back(thread_figure(a));
+  f.figures.push_back(busy_figure(a));
+  f.figures.push_back(host_figure(a));
+  return f;
+}
+
+std::optional<WatchFinding> cpu_all_cores(const WatchAnalysis& a) {
+  if (a.has_gpu || a.host.cpu_median < kHostCpuBusyPct || !job_owns_host_cpu(a)) return std::nullopt;
+  WatchFinding f = finding("cpu_all_cores", "cpu", "CPU bound on every core",
+                           "the CPUs are the limit: cheaper work per item or more cores");
+  f.figures.push_back(host_figure(a));
+  f.figures.push_back(busy_figure(a));
+  return f;
+}
+
+std::optional<WatchFinding> cpu_multi_thread(const WatchAnalysis& a) {
+  if (a.has_gpu || a.job.busy_threads_median < 2 || a.host.cpu_median >= kHostCpuBusyPct) return std::nullopt;
+  WatchFinding f = finding("cpu_multi_thread", "cpu",
+                           cat("CPU bound on ", plain_number(a.job.busy_threads_median), " threads, with cores to spare"),
+                           "more workers or threads would use the idle cores");
+  f.figures.push_back(busy_figure(a));
+  f.figures.push_back(host_figure(a));
+  return f;
+}
+
+std::optional<WatchFinding> periodic_idle(const WatchAnalysis& a) {
+  if (!a.periodic.found || a.periodic.idle_share < kPeriodicLostShare) return std::nullopt;
+  WatchFinding f = finding("periodic_idle", "periodic",
+                           cat("periodic work (evaluation, checkpoints): ", a.periodic_signal, " drops to idle every ",
+                               figure(a.periodic.period_s, "s"), ", losing ", share(a.periodic.idle_share),
+                               " of the time"),
+                           "make the periodic work rarer, asynchronous (checkpoint in a background thread) or "
+                           "overlapped with training");
+  f.figures.push_back(cat(std::to_string(a.periodic.episodes), " idle episodes of ", figure(a.periodic.mean_idle_s, "s"),
+                          " on average, one every ", figure(a.periodic.period_s, "s"), " (median gap)"));
+  return f;
+}
+
+std::optional<WatchFinding> job_idle(const WatchAnalysis& a) {
+  if (a.has_gpu || a.job.cpu_pct_median >= kJobIdlePct) return std::nullopt;
+  for (const auto& d : a.disks) {
+    if (d.job && d.util_median >= kDiskUtilPct) return std::nullopt;
+  }
+  WatchFinding f = finding("job_idle", "none",
+                           "mostly waiting: on something outside the CPUs and local disks (sleep, network, locks)",
+                           "look at what the job blocks on (py-spy dump, strace -p)");
+  f.figures.push_back(host_figure(a));
+  return f;
+}
+
+}  // namespace
+
+const std::vector<WatchRule>& watch_rules() {
+  static const std::vector<WatchRule> rules = {
+      {"too_short", "any", cat("fewer than ", std::to_string(kMinSteadySamples), " steady samples"),
+       "too short to judge", too_short},
+      {"gpu_straggler_sawtooth", "2+ GPUs",
+       cat("one GPU starts >= ", limit_share(kLeadShare), " of >= ", std::to_string(kMinDipEvents),
+           " utilization dips shared by several GPUs (dip: below ", limit_share(kDipShare), " of its median)"),
+       "waiting on communication or on a straggler", gpu_straggler_sawtooth},
+      {"input_single_process", "GPU",
+       cat("GPU util < ", limit(kGpuLowPct), "; one thread's demand >= ", limit(kThreadSaturatedPct), " of a core in >= ",
+           limit_share(kSaturatedShare), " of samples; <= 1 busy thread and process"),
+       "input pipeline bound, single process (num_workers=0 pattern)", input_single_process},
+      {"input_cpu_saturated", "GPU",
+       cat("GPU util < ", limit(kGpuLowPct), "; host CPU >= ", limit(kHostCpuBusyPct), ", the job using >= ",
+           limit_share(kJobShareOfHost), " of it"),
+       "input pipeline bound, CPU saturated", input_cpu_saturated},
+      {"storage_bound", "any",
+       cat("GPU util < ", limit(kGpuLowPct), " or no GPU; the job reads >= ", plain_number(kJobReadsMbs),
+           " MB/s (/proc/PID/io; unreadable: its disk reads in >= ", limit_share(kDiskReadingShare),
+           " of samples); that disk at %util >= ", limit(kDiskUtilPct), " or >= ",
+           limit(kDiskCeilingPct), " of the MB/s (or, for reads <= ", bytes_label(kSmallReadBytes),
+           ", the IOPS) pipecheck run measured for it"),
+       "storage bound", storage_bound},
+      {"pcie_bound", "GPU",
+       cat("GPU util < ", limit(kGpuLowPct), "; PCIe RX >= ", limit(kPcieCeilingPct), " of the measured pinned H2D rate"),
+       "host-to-device copies bound", pcie_bound},
+      {"busy_not_loaded", "GPU", cat("GPU util >= ", limit(kGpuHighPct), "; power < ", limit(kPowerLowPct), " of the limit"),
+       "busy but not loaded: small kernels or batch; launch-bound", busy_not_loaded},
+      {"compute_bound", "GPU",
+       cat("GPU util >= ", limit(kGpuHighPct), "; power >= ", limit(kPowerHighPct), " of the limit or SwPowerCap in >= ",
+           limit_share(kPowerCappedShare), " of samples"),
+       "compute bound, the healthy state", compute_bound},
+      {"gpu_bound", "GPU", cat("GPU util >= ", limit(kGpuHighPct), "; power in between"), "GPU bound, moderately loaded",
+       gpu_bound},
+      {"gpu_waiting", "GPU", cat("GPU util < ", limit(kGpuLowPct), "; no rule above"),
+       "GPU waiting on something not sampled", gpu_waiting},
+      {"cpu_single_thread", "no GPU",
+       cat("one thread's demand >= ", limit(kThreadSaturatedPct), " of a core in >= ", limit_share(kSaturatedShare),
+           " of samples; <= 1 busy thread"),
+       "single-threaded CPU bound", cpu_single_thread},
+      {"cpu_all_cores", "no GPU",
+       cat("host CPU >= ", limit(kHostCpuBusyPct), "; the job uses >= ", limit_share(kJobShareOfHost), " of it"),
+       "CPU bound on every core", cpu_all_cores},
+      {"cpu_multi_thread", "no GPU",
+       cat(">= 2 busy threads (demand >= ", limit(kBusyThreadPct), "); host CPU < ", limit(kHostCpuBusyPct)),
+       "CPU bound on N threads, cores to spare", cpu_multi_thread},
+      {"periodic_idle", "any",
+       cat("GPU util <= ", limit(kGpuIdlePct), " (no GPU: job CPU <= ", limit(kCpuIdlePct),
+           " of a core) in >= ", std::to_string(kPeriodicMinEpisodes), " episodes at a regular period (",
+           limit_share(kPeriodRegularShare), " of gaps within ", limit_share(kPeriodTolerance), " or 1.5 samples); >= ",
+           limit_share(kPeriodicLostShare), " of the time lost"),
+       "periodic work (evaluation, checkpoints): period and share lost", periodic_idle},
+      {"job_idle", "no GPU", cat("job CPU < ", limit(kJobIdlePct), " of a core; no disk of the job at >= ", limit(kDiskUtilPct)),
+       "mostly waiting (sleep, network, locks)", job_idle},
+  };
+  return rules;
+}
+
+double busy_thread_demand_pct() { return kBusyThreadPct; }
+
+AnalysisOptions watch_analysis_options() {
+  AnalysisOptions options;
+  for (PeriodicityOptions* p : {&options.gpu_periodicity, &options.cpu_periodicity}) {
+    p->min_episodes = kPeriodicMinEpisodes;
+    p->tolerance_share = kPeriodTolerance;
+    p->regular_share = kPeriodRegularShare;
+  }
+  options.gpu_periodicity.idle_below = kGpuIdlePct;
+  options.cpu_periodicity.idle_below = kCpuIdlePct;
+  options.sawtooth.dip_share = kDipShare;
+  options.sawtooth.lead_share = kLeadShare;
+  options.sawtooth.min_events = kMinDipEvents;
+  options.warmup_share = kWarmupShare;
+  options.warmup_max_s = kWarmupMaxS;
+  options.reading_min_mbs = kJobReadsMbs;
+  options.small_read_bytes = kSmallReadBytes;
+  return options;
+}
+
+WatchVerdict judge_watch(const WatchAnalysis& analysis) {
+  WatchVerdict verdict;
+  for (const auto& rule : watch_rules()) {
+    auto found = rule.judge(analysis);
+    if (!found) continue;
+    verdict.findings.push_back(*found);
+    if (!verdict.headline) verdict.headline = *found;
+    // Too short to judge: the other rules would judge noise.
+    if (rule.judge == too_short) break;
+  }
+  return verdict;
+}
+
+std::string render_rules_table() {
+  std::ostringstream out;
+  out << "#   rule                    applies   condition -> verdict\n";
+  int number = 0;
+  for (const auto& rule : watch_rules()) {
+    char head[96];
+    std::snprintf(head, sizeof head, "%-3d %-23s %-9s ", number++, rule.id, rule.applies);
+    out << head << rule.condition << "\n" << std::string(37, ' ') << "-> " << rule.verdict << "\n";
+  }
+  out << "The first rule that fires is the verdict; every rule that fires is listed. Busy thread: demand >= "
+      << limit(kBusyThreadPct) << " of a core. Steady samples: after a warm-up of " << limit_share(kWarmupShare)
+      << " of the run (at most " << plain_number(kWarmupMaxS) << " s" << "), outside periodic idle.\n";
+  return out.str();
+}
+
+}  // namespace pipecheck

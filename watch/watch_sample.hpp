@@ -1,0 +1,87 @@
+// One tick of `pipecheck watch`: the GPUs, the job's process tree, the host's CPUs and the job's
+// disks, all read at one instant. The sampler fills it, watch.csv stores it, the rules read it.
+// Empty optionals are "not reported" (no NVML, a counter this kernel lacks), never zero.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pipecheck {
+
+struct GpuWatch {
+  int index = -1;          // NVML index
+  std::string bus_id;      // "0000:17:00.0"
+  bool job = true;  // the job has a context on it (true too when NVML cannot tell)
+  std::optional<double> util_pct;      // nvmlDeviceGetUtilizationRates .gpu
+  std::optional<double> mem_util_pct;  // .memory (memory controller busy)
+  std::optional<double> sm_clock_mhz;
+  std::optional<double> power_w;
+  std::optional<double> power_limit_w;
+  std::optional<double> mem_used_mib;
+  std::optional<double> pcie_rx_mbs;  // into the GPU (host to device), MB/s
+  std::optional<double> pcie_tx_mbs;  // out of the GPU
+  std::optional<std::uint64_t> throttle_mask;
+};
+
+// CPU figures of a set of threads over the last interval. "Demand" is the share of the interval
+// a thread was on a CPU or runnable and waiting for one (/proc/.../schedstat): a CPU-bound
+// thread on a busy machine shows 100% demand even when it only got half a core.
+struct ProcWatch {
+  int pid = 0;
+  std::string comm;  // sanitized: no ',', '|', quotes or control characters
+  double cpu_pct = 0;  // of one core, summed over its threads
+  double cpu_s = 0;    // cumulative CPU seconds seen while watching
+  int threads = 0;
+  int busy_threads = 0;
+  double top_thread_pct = 0;
+  double top_thread_demand_pct = 0;
+  std::string top_thread;  // "comm:tid"
+  std::optional<double> read_mbs;  // /proc/PID/io read_bytes rate (needs ptrace access)
+};
+
+// The whole process tree: root and every descendant.
+struct JobWatch {
+  int processes = 0;
+  int threads = 0;
+  double cpu_pct = 0;
+  double cpu_s = 0;
+  int busy_threads = 0;
+  int busy_processes = 0;
+  double top_thread_pct = 0;
+  double top_thread_demand_pct = 0;
+  std::string top_thread;
+  std::optional<double> read_mbs;
+};
+
+struct HostWatch {
+  std::optional<double> cpu_pct;     // all cores
+  std::optional<double> iowait_pct;  // share of all CPU time spent idle with I/O outstanding
+  std::vector<double> core_pct;      // per core, in /proc/stat order
+};
+
+// One block device over the last interval, computed as iostat -x does from /proc/diskstats.
+struct DiskWatch {
+  std::string name;     // "nvme0n1"
+  bool job = false;     // backs a file the job has open (else: a busy disk, the fallback)
+  double read_mbs = 0;
+  double read_iops = 0;
+  double write_mbs = 0;
+  double write_iops = 0;
+  double util_pct = 0;    // io_ticks share of the interval (iostat %util)
+  double r_await_ms = 0;  // mean time a read spent queued and served (iostat r_await)
+  double aqu_sz = 0;      // mean requests in flight (iostat aqu-sz)
+};
+
+struct WatchSample {
+  std::string utc_time;  // "2026-11-30T09:00:01.250Z"
+  double elapsed_s = 0;  // since watching began
+  std::vector<GpuWatch> gpus;
+  JobWatch job;
+  std::vector<ProcWatch> procs;
+  HostWatch host;
+  std::vector<DiskWatch> disks;
+};
+
+}  // namespace pipecheck

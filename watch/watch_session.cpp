@@ -1,0 +1,395 @@
+// Running a watch: the job, the sampling loop, and the results at the end.
+#include "watch/watch_session.hpp"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <thread>
+
+#include "core/errors.hpp"
+#include "core/file_io.hpp"
+#include "pipecheck_config.hpp"
+#include "reports/figure_text.hpp"
+#include "stress/telemetry_sampler.hpp"
+#include "watch/cpu_stats.hpp"
+#include "watch/disk_stats.hpp"
+#include "watch/gpu_watch_sampler.hpp"
+#include "watch/job_devices.hpp"
+#include "watch/watch_csv.hpp"
+#include "watch/watch_live.hpp"
+#include "watch/watch_render_html.hpp"
+#include "watch/watch_render_json.hpp"
+#include "watch/watch_render_text.hpp"
+
+extern char** environ;
+
+namespace pipecheck {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+std::atomic<pid_t> g_child{0};  // the command we started; 0 when attached to a pid
+
+constexpr auto kPoll = std::chrono::milliseconds(50);  // how soon the end of the job is noticed
+// The open and mapped files of a new process are looked at when it is first seen, every
+// process's again every this many samples: a full scan of a job with thousands of open files
+// and long maps costs more than all the other sampling.
+constexpr int kRescanEvery = 10;
+
+double thread_cpu_ms() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+}
+
+// How the job ended, from a wait status.
+void record_ending(int status, WatchReport& report, int& exit_code) {
+  if (WIFEXITED(status)) {
+    exit_code = WEXITSTATUS(status);
+    report.job_ending = "exit code " + std::to_string(exit_code);
+  } else if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    exit_code = 128 + sig;  // as a shell reports it
+    report.job_ending = "killed by signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
+  }
+  report.job_exit_code = exit_code;
+}
+
+pid_t spawn_command(const std::vector<std::string>& command) {
+  const std::string path = resolve_command(command.front());
+  std::vector<char*> argv;
+  for (const auto& arg : command) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  // Same process group and terminal as the watch: the job reads the keyboard and gets ^C as
+  // it would without the watch. Its stdio is ours, untouched.
+  const int rc = posix_spawn(&pid, path.c_str(), nullptr, nullptr, argv.data(), environ);
+  if (rc != 0) throw UsageError("watch: cannot run '" + command.front() + "': " + std::strerror(rc));
+  return pid;
+}
+
+// Everything the sampling loop owns.
+struct Samplers {
+  ProcessTreeSampler tree;
+  CpuStatsSampler cpu;
+  DiskStatsSampler disks;
+  JobDeviceFinder devices;
+  GpuWatchSampler& gpus;
+  std::vector<std::string> forced_disks;
+  std::set<int> scanned;  // pids whose files were looked at
+  int tick = 0;
+};
+
+WatchSample take_sample(Samplers& s, Clock::time_point start, bool& root_alive) {
+  const auto now = Clock::now();
+  WatchSample sample;
+  sample.utc_time = utc_now_iso_ms();
+  sample.elapsed_s = std::chrono::duration<double>(now - start).count();
+  ProcessTreeReading tree = s.tree.sample(now);
+  root_alive = tree.root_alive;
+  std::vector<int> new_pids;
+  for (int pid : tree.pids) {
+    if (s.scanned.insert(pid).second) new_pids.push_back(pid);
+  }
+  s.devices.scan(s.tick % kRescanEvery == 0 ? tree.pids : new_pids, true);
+  ++s.tick;
+  sample.job = tree.job;
+  sample.procs = std::move(tree.procs);
+  sample.gpus = s.gpus.sample(tree.pids);
+  sample.host = s.cpu.sample();
+  sample.disks = s.disks.sample(now, s.forced_disks.empty() ? s.devices.devices() : s.forced_disks);
+  return sample;
+}
+
+// The ceilings of an earlier run: the one named, else the latest of this host, else none.
+std::optional<MeasuredCeilings> find_ceilings(const WatchConfig& config, WatchReport& report) {
+  if (config.baseline) return load_measured_ceilings(*config.baseline);
+  if (!config.find_baseline) return std::nullopt;
+  const auto latest = latest_run_folder(config.results_root, report.host);
+  if (!latest) {
+    report.notes.push_back("no results of pipecheck run for " + report.host + " under " + config.results_root.string() +
+                           ": rates are not compared with measured ceilings (--baseline DIR)");
+    return std::nullopt;
+  }
+  try {
+    return load_measured_ceilings(*latest);
+  } catch (const std::exception& e) {
+    report.notes.push_back(std::string("latest run not read: ") + e.what());
+    return std::nullopt;
+  }
+}
+
+struct Job {
+  pid_t root = 0;
+  std::uint64_t starttime = 0;  // tells the attached process from a later one with its pid
+  bool ours = false;
+  bool ended = false;
+  int exit_code = 0;
+};
+
+// Whether the job is over: our child reaped, or the attached pid gone.
+bool job_over(Job& job, const SysfsRoot& root, WatchReport& report) {
+  if (job.ended) return true;
+  if (job.ours) {
+    int status = 0;
+    const pid_t done = waitpid(job.root, &status, WNOHANG);
+    if (done == job.root) {
+      record_ending(status, report, job.exit_code);
+      job.ended = true;
+      g_child.store(0);
+    }
+  } else if (std::uint64_t now = 0; !process_alive(root, job.root, &now) || now != job.starttime) {
+    job.ended = true;
+    report.job_ending = "exited (not started by the watch: its exit code is its parent's to see)";
+  }
+  return job.ended;
+}
+
+struct Loop {
+  const WatchConfig& config;
+  Samplers& samplers;
+  WatchCsvWriter& csv;
+  WatchDisplay* display;
+  const MeasuredCeilings* ceilings;
+  WatchOutcome& outcome;
+  Job& job;
+  double sampler_cpu_ms = 0;
+};
+
+std::string verdict_so_far(const Loop& loop) {
+  const WatchAnalysis analysis = analyze_watch(loop.outcome.samples, loop.ceilings, watch_analysis_options());
+  const WatchVerdict verdict = judge_watch(analysis);
+  return verdict.headline ? verdict.headline->verdict : "no pattern yet";
+}
+
+// Waits for the next tick; false when the watch should end instead.
+bool wait_for_tick(Loop& loop, Clock::time_point start, Clock::time_point next, const SysfsRoot& root) {
+  WatchReport& report = loop.outcome.report;
+  while (true) {
+    if (job_over(loop.job, root, report)) {
+      report.stopped_by = "job_exited";
+      return false;
+    }
+    if (g_stop.load()) {
+      report.stopped_by = "interrupted";
+      return false;
+    }
+    const auto now = Clock::now();
+    if (loop.config.duration_s && std::chrono::duration<double>(now - start).count() >= *loop.config.duration_s) {
+      report.stopped_by = "duration";
+      return false;
+    }
+    if (now >= next) return true;
+    std::this_thread::sleep_for(std::min<Clock::duration>(kPoll, next - now));
+  }
+}
+
+void run_loop(Loop& loop, Clock::time_point start, const SysfsRoot& root) {
+  const auto interval = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(loop.config.interval_s));
+  auto next = start;
+  double last_verdict_s = -1e9;
+  std::string so_far;
+  while (wait_for_tick(loop, start, next, root)) {
+    const double cpu_before = thread_cpu_ms();
+    bool root_alive = true;
+    WatchSample sample = take_sample(loop.samplers, start, root_alive);
+    if (!root_alive) {  // ended between the check and the sample: the next check sees it
+      next += interval;
+      continue;
+    }
+    try {
+      loop.csv.append(sample);
+    } catch (const std::exception& e) {
+      if (loop.display) loop.display->message(std::string("watch: ") + e.what() + " (the CSV stops here)");
+      loop.outcome.report.notes.push_back(std::string("watch.csv incomplete: ") + e.what());
+    }
+    loop.sampler_cpu_ms += thread_cpu_ms() - cpu_before;
+    loop.outcome.samples.push_back(std::move(sample));
+    const WatchSample& last = loop.outcome.samples.back();
+    if (loop.display && last.elapsed_s - last_verdict_s >= loop.config.verdict_every_s) {
+      so_far = verdict_so_far(loop);
+      last_verdict_s = last.elapsed_s;
+    }
+    // The first sample only primed the rates: nothing to show yet.
+    if (loop.display && loop.outcome.samples.size() > 1) loop.display->update(last, so_far);
+    next += interval;
+    if (next < Clock::now()) next = Clock::now() + interval;  // fell behind: do not burst
+  }
+}
+
+void describe_devices(const WatchConfig& config, const Samplers& samplers, WatchReport& report) {
+  if (!config.disks.empty()) {
+    report.devices_how = "as given (--disk)";
+    for (const auto& d : config.disks) report.job_devices.emplace_back(d, "given with --disk");
+    return;
+  }
+  for (const auto& d : samplers.devices.devices()) report.job_devices.emplace_back(d, samplers.devices.evidence(d));
+  report.devices_how = report.job_devices.empty()
+                           ? "no file of the job on a block device was seen: every disk that was busy is shown"
+                           : "the disks behind the files the job has open or mapped (/proc/PID/fd, maps)";
+  for (const auto& fs_type : samplers.devices.unbacked()) {
+    report.notes.push_back("the job reads files on " + fs_type + ", which has no local block device to watch");
+  }
+}
+
+void write_results(WatchOutcome& outcome, const fs::path& folder, std::ostream& err) {
+  outcome.json_path = folder / "watch.json";
+  outcome.html_path = folder / "watch.html";
+  write_file_atomically(outcome.json_path, watch_report_json(outcome.report).dump(2) + "\n");
+  write_file_atomically(outcome.html_path, render_watch_html(outcome.report, outcome.samples));
+  err << render_watch_text(outcome.report) << "files: " << outcome.csv_path.string() << ", "
+      << outcome.json_path.string() << ", " << outcome.html_path.string() << "\n";
+  err.flush();
+}
+
+void start_report(const WatchConfig& config, WatchReport& report) {
+  report.pipecheck_version = PIPECHECK_VERSION;
+  report.host = host_name();
+  report.started_utc = utc_now_iso_ms();
+  report.mode = config.pid ? "pid" : "command";
+  report.command = config.command;
+  report.interval_s = config.interval_s;
+  report.duration_limit_s = config.duration_s;
+  report.job_ending = "still running";
+}
+
+}  // namespace
+
+std::string resolve_command(const std::string& name) {
+  if (name.empty()) throw UsageError("watch: an empty command");
+  auto check = [&](const std::string& path) {
+    if (access(path.c_str(), X_OK) != 0 || fs::is_directory(path)) return false;
+    return true;
+  };
+  if (name.find('/') != std::string::npos) {
+    if (!fs::exists(name)) throw UsageError("watch: command '" + name + "': no such file");
+    if (!check(name)) throw UsageError("watch: command '" + name + "': not executable");
+    return name;
+  }
+  const char* path_env = std::getenv("PATH");
+  std::string paths = path_env ? path_env : "/usr/local/bin:/usr/bin:/bin";
+  std::size_t start = 0;
+  while (start <= paths.size()) {
+    const std::size_t end = std::min(paths.find(':', start), paths.size());
+    const std::string dir = end > start ? paths.substr(start, end - start) : ".";
+    const std::string candidate = dir + "/" + name;
+    if (check(candidate)) return candidate;
+    start = end + 1;
+  }
+  throw UsageError("watch: command '" + name + "' not found in PATH");
+}
+
+void on_watch_signal(int signal, bool sent_by_process) {
+  const pid_t child = g_child.load();
+  if (child > 0) {
+    if (sent_by_process) kill(child, signal);
+    return;
+  }
+  g_stop.store(true);
+}
+
+void reset_watch_stop() { g_stop.store(false); }
+
+namespace {
+
+// Bad input fails here, before anything is written or started.
+void check_input(const WatchConfig& config, const SysfsRoot& root) {
+  if (config.pid && !process_alive(root, *config.pid)) {
+    throw UsageError("--pid " + std::to_string(*config.pid) + ": no such process");
+  }
+  if (!config.pid && config.command.empty()) throw UsageError("watch: give a command after -- or --pid N");
+  if (!config.pid) resolve_command(config.command.front());
+}
+
+Job start_job(const WatchConfig& config, const SysfsRoot& root) {
+  Job job;
+  if (config.pid) {
+    job.root = *config.pid;
+    process_alive(root, job.root, &job.starttime);
+  } else {
+    job.root = spawn_command(config.command);
+    job.ours = true;
+    g_child.store(job.root);
+  }
+  return job;
+}
+
+void finish_report(const WatchConfig& config, Samplers& samplers, const Loop& loop, WatchOutcome& outcome) {
+  WatchReport& report = outcome.report;
+  report.finished_utc = utc_now_iso_ms();
+  describe_devices(config, samplers, report);
+  for (const auto& note : samplers.gpus.notes()) report.notes.push_back("NVML: " + note);
+  report.analysis = analyze_watch(outcome.samples, loop.ceilings, watch_analysis_options(), report.job_devices);
+  report.verdict = judge_watch(report.analysis);
+  report.top_threads = samplers.tree.top_threads(20);
+  report.processes = samplers.tree.processes();
+  if (!outcome.samples.empty()) {
+    report.sampler_cpu_ms_per_sample = loop.sampler_cpu_ms / static_cast<double>(outcome.samples.size());
+  }
+}
+
+// The watch ended first (--duration, or a stop): the command runs on, and its exit code is ours.
+void wait_for_command(Job& job, WatchReport& report, std::ostream& err) {
+  err << "watch: waiting for pid " << job.root << " to finish\n";
+  int status = 0;
+  while (waitpid(job.root, &status, 0) < 0 && errno == EINTR) {
+  }
+  record_ending(status, report, job.exit_code);
+  g_child.store(0);
+}
+
+}  // namespace
+
+WatchOutcome run_watch(const WatchConfig& config, std::ostream& err) {
+  const SysfsRoot root(config.sysfs_root);
+  check_input(config, root);
+  WatchOutcome outcome;
+  WatchReport& report = outcome.report;
+  start_report(config, report);
+  const std::optional<MeasuredCeilings> ceilings = find_ceilings(config, report);  // may be bad input too
+  if (ceilings) report.baseline_source = ceilings->source;
+  std::error_code error;
+  fs::create_directories(config.out_dir, error);
+  if (error) throw RunError("create " + config.out_dir.string() + ": " + error.message());
+  std::unique_ptr<NvmlLibrary> nvml;
+  if (config.use_nvml) nvml = std::make_unique<NvmlLibrary>(config.nvml_path);
+  GpuWatchSampler gpus(nvml.get());
+  if (!gpus.available()) report.notes.push_back(gpus.why_unavailable());
+  report.gpus = gpus.describe();
+  outcome.csv_path = config.out_dir / "watch.csv";
+  WatchCsvWriter csv(outcome.csv_path);
+
+  Job job = start_job(config, root);
+  report.pid = job.root;
+  const auto start = Clock::now();
+  Samplers samplers{ProcessTreeSampler(root, job.root, busy_thread_demand_pct()), CpuStatsSampler(root),
+                    DiskStatsSampler(root), JobDeviceFinder(root), gpus, config.disks, {}, 0};
+  std::optional<WatchDisplay> display;
+  if (config.live) {
+    display.emplace(err, config.tty_fd, config.plain_every_s);
+    display->message("watch: pid " + std::to_string(job.root) + ", sampling every " + figure(config.interval_s, "s") +
+                     " into " + outcome.csv_path.string());
+  }
+  Loop loop{config, samplers, csv, display ? &*display : nullptr, ceilings ? &*ceilings : nullptr, outcome, job, 0.0};
+  run_loop(loop, start, root);
+  if (display) display->finish();
+  finish_report(config, samplers, loop, outcome);
+  write_results(outcome, config.out_dir, err);
+  if (job.ours && !job.ended) wait_for_command(job, report, err);
+  outcome.exit_code = job.ours ? job.exit_code : 0;
+  return outcome;
+}
+
+}  // namespace pipecheck
