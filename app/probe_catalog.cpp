@@ -21,6 +21,10 @@ const std::vector<ProbeEntry>& probe_catalog() {
       {"compute", "pipecheck-gemm", true,
        "GEMM through cuBLASLt per dtype (fp64..int8), best heuristic algorithm over a shape sweep, "
        "sample-verified"},
+      // Built in every build: without NCCL (or CUDA) it says "skipped: built without NCCL".
+      {"comm", "pipecheck-nccl", false,
+       "NCCL bus bandwidth: all-reduce, all-gather, reduce-scatter, broadcast in float and bf16, "
+       "8 B to 1 GiB, data-checked; one process for all local GPUs, or one rank a GPU under mpirun/srun"},
   };
   return catalog;
 }

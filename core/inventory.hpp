@@ -63,11 +63,20 @@ struct BlockDevice {
   std::vector<std::string> members;  // md/dm: the block devices underneath (sysfs slaves/)
 };
 
+// Where some of a GPU's NVLinks lead: another GPU or an NVSwitch, by PCI bus id
+// (nvmlDeviceGetNvLinkRemotePciInfo_v2), and how many active links go there.
+struct NvlinkRemote {
+  std::string pci_bdf;  // "0000:18:00.0", sysfs spelling
+  int links = 0;
+  bool nvswitch = false;  // an NVSwitch (every GPU linked to the switches reaches every other)
+};
+
 struct NvlinkInfo {
   int active_links = 0;
   int total_links_probed = 0;
   std::optional<int> version;        // NVLink generation from NVML, where reported
   std::optional<int> nvml_version_code;  // nvmlDeviceGetNvLinkVersion's raw code, to check version
+  std::vector<NvlinkRemote> remotes;  // empty when NVML cannot say which device a link reaches
 };
 
 struct GpuInfo {
@@ -108,6 +117,32 @@ struct SoftwareStack {
   std::optional<std::string> cuda_mismatch() const;
 };
 
+// A network port a multi-node job can use: an RDMA port from /sys/class/infiniband/DEV/ports/N
+// (InfiniBand, or RoCE on Ethernet), or an Ethernet interface from /sys/class/net/IF without
+// RDMA. Virtual interfaces (no PCI device behind them: lo, bridges, veth) are left out.
+struct NicInfo {
+  std::string name;                  // "mlx5_0:1" (device:port) or "eth0"
+  std::string kind;                  // "infiniband", "roce" or "ethernet"
+  std::optional<double> rate_gbps;   // link rate in Gb/s; empty when the port does not say
+  bool active = false;               // port ACTIVE / interface up
+  std::string pci_bdf;               // the PCI function behind it
+  std::optional<int> numa_node;
+};
+
+// How each pair of GPUs and NICs reaches each other, in the words of `nvidia-smi topo -m`:
+// "X" itself, "NV<n>" n NVLinks (direct or through NVSwitch), "PIX" one PCIe switch, "PXB"
+// several PCIe switches without the host bridge, "PHB" through a PCIe host bridge, "NODE"
+// between host bridges of one NUMA node, "SYS" across NUMA nodes.
+struct TopologyDevice {
+  std::string label;                 // "GPU0", "NIC1"
+  std::string pci_bdf;
+  std::optional<int> numa_node;
+};
+struct Topology {
+  std::vector<TopologyDevice> devices;           // the GPUs in inventory order, then the NICs
+  std::vector<std::vector<std::string>> matrix;  // matrix[i][j]: how devices i and j connect
+};
+
 struct Inventory {
   int schema_version = 1;
   std::string hostname;
@@ -117,6 +152,8 @@ struct Inventory {
   std::vector<BlockDevice> disks;
   std::vector<GpuInfo> gpus;
   SoftwareStack software;
+  std::vector<NicInfo> nics;
+  Topology topology;
   std::vector<std::string> notes;    // why something is missing ("NVML: not loaded: ...")
 };
 

@@ -4,6 +4,7 @@
 #include "core/block_devices.hpp"
 #include "core/file_io.hpp"
 #include "core/gpu_inventory.hpp"
+#include "core/gpu_topology.hpp"
 #include "core/host_inventory.hpp"
 #include "core/software_stack.hpp"
 
@@ -18,6 +19,8 @@ Inventory collect_inventory(const SysfsRoot& sys) {
   inventory.disks = read_block_devices(sys);
   inventory.software = read_software_stack(sys);
   inventory.gpus = read_gpus(sys, inventory.software, inventory.notes);
+  inventory.nics = read_nics(sys);
+  inventory.topology = read_topology(sys, inventory.gpus, inventory.nics, inventory.notes);
   if (inventory.memory.dimms.empty()) {
     inventory.notes.push_back("memory modules: SMBIOS table not readable (needs root) or empty");
   }

@@ -213,6 +213,57 @@ BlockDevice disk_from(const json& j) {
   return d;
 }
 
+json nvlink_remotes_json(const std::vector<NvlinkRemote>& remotes) {
+  json list = json::array();
+  for (const auto& r : remotes) list.push_back({{"pci_bdf", r.pci_bdf}, {"links", r.links}, {"nvswitch", r.nvswitch}});
+  return list;
+}
+
+// Inventories written before NVLink peers were recorded have no "remotes": none known.
+std::vector<NvlinkRemote> nvlink_remotes_from(const json& nvlink) {
+  std::vector<NvlinkRemote> remotes;
+  if (!nvlink.contains("remotes")) return remotes;
+  for (const auto& r : nvlink.at("remotes")) {
+    remotes.push_back({r.at("pci_bdf").get<std::string>(), r.at("links").get<int>(), r.value("nvswitch", false)});
+  }
+  return remotes;
+}
+
+json nic_json(const NicInfo& n) {
+  return json{{"name", n.name},       {"kind", n.kind},       {"rate_gbps", optional_json(n.rate_gbps)},
+              {"active", n.active},   {"pci_bdf", n.pci_bdf}, {"numa_node", optional_json(n.numa_node)}};
+}
+
+NicInfo nic_from(const json& j) {
+  NicInfo n;
+  n.name = j.at("name").get<std::string>();
+  n.kind = j.at("kind").get<std::string>();
+  read_optional(j, "rate_gbps", n.rate_gbps);
+  n.active = j.at("active").get<bool>();
+  n.pci_bdf = j.value("pci_bdf", "");
+  read_optional(j, "numa_node", n.numa_node);
+  return n;
+}
+
+json topology_json(const Topology& t) {
+  json devices = json::array();
+  for (const auto& d : t.devices) {
+    devices.push_back({{"label", d.label}, {"pci_bdf", d.pci_bdf}, {"numa_node", optional_json(d.numa_node)}});
+  }
+  return json{{"devices", devices}, {"matrix", t.matrix}};
+}
+
+Topology topology_from(const json& j) {
+  Topology t;
+  for (const auto& d : j.at("devices")) {
+    TopologyDevice device{d.at("label").get<std::string>(), d.value("pci_bdf", ""), std::nullopt};
+    read_optional(d, "numa_node", device.numa_node);
+    t.devices.push_back(device);
+  }
+  t.matrix = j.at("matrix").get<std::vector<std::vector<std::string>>>();
+  return t;
+}
+
 json gpu_json(const GpuInfo& g) {
   return json{{"cuda_index", g.cuda_index},
               {"name", g.name},
@@ -234,7 +285,8 @@ json gpu_json(const GpuInfo& g) {
               {"nvlink", json{{"active_links", g.nvlink.active_links},
                               {"total_links_probed", g.nvlink.total_links_probed},
                               {"version", optional_json(g.nvlink.version)},
-                              {"nvml_version_code", optional_json(g.nvlink.nvml_version_code)}}}};
+                              {"nvml_version_code", optional_json(g.nvlink.nvml_version_code)},
+                              {"remotes", nvlink_remotes_json(g.nvlink.remotes)}}}};
 }
 
 GpuInfo gpu_from(const json& j) {
@@ -260,6 +312,7 @@ GpuInfo gpu_from(const json& j) {
   g.nvlink.total_links_probed = nvlink.at("total_links_probed").get<int>();
   read_optional(nvlink, "version", g.nvlink.version);
   read_optional(nvlink, "nvml_version_code", g.nvlink.nvml_version_code);
+  g.nvlink.remotes = nvlink_remotes_from(nvlink);
   return g;
 }
 
@@ -306,6 +359,8 @@ void to_json(json& j, const Inventory& inventory) {
   for (const auto& d : inventory.disks) disks.push_back(disk_json(d));
   json gpus = json::array();
   for (const auto& g : inventory.gpus) gpus.push_back(gpu_json(g));
+  json nics = json::array();
+  for (const auto& n : inventory.nics) nics.push_back(nic_json(n));
   j = json{{"schema", "pipecheck.inventory"},
            {"version", inventory.schema_version},
            {"hostname", inventory.hostname},
@@ -315,6 +370,8 @@ void to_json(json& j, const Inventory& inventory) {
            {"disks", disks},
            {"gpus", gpus},
            {"software", software_json(inventory.software)},
+           {"nics", nics},
+           {"topology", topology_json(inventory.topology)},
            {"notes", inventory.notes}};
 }
 
@@ -329,6 +386,12 @@ void from_json(const json& j, Inventory& inventory) {
   inventory.gpus.clear();
   for (const auto& g : j.at("gpus")) inventory.gpus.push_back(gpu_from(g));
   inventory.software = software_from(j.at("software"));
+  // Inventories written before the topology was recorded have neither: none known.
+  inventory.nics.clear();
+  if (j.contains("nics")) {
+    for (const auto& n : j.at("nics")) inventory.nics.push_back(nic_from(n));
+  }
+  inventory.topology = j.contains("topology") ? topology_from(j.at("topology")) : Topology{};
   inventory.notes = j.at("notes").get<std::vector<std::string>>();
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/gpu_topology.hpp"
 #include "core/pcie_link.hpp"
 #include "reports/gpu_specs.hpp"
 
@@ -264,6 +265,126 @@ CeilingResult nvlink_ceiling(const GpuInfo& gpu) {
   if (version_source[0] == 'f') derivation += " " + sm_label(gpu.cc_major, gpu.cc_minor);
   derivation += ")";
   return CeilingResult::known(Ceiling{value, "GB/s", "link", std::move(derivation)});
+}
+
+namespace {
+
+// The ports a collective would use: RDMA ones when there are (NCCL prefers them), else Ethernet.
+std::vector<const NicInfo*> usable_ports(const std::vector<NicInfo>& nics, bool& rdma) {
+  std::vector<const NicInfo*> ports;
+  for (const bool want_rdma : {true, false}) {
+    for (const NicInfo& nic : nics) {
+      const bool is_rdma = nic.kind == "infiniband" || nic.kind == "roce";
+      if (is_rdma == want_rdma && nic.active && nic.rate_gbps && *nic.rate_gbps > 0) ports.push_back(&nic);
+    }
+    rdma = want_rdma;
+    if (!ports.empty()) break;
+  }
+  return ports;
+}
+
+std::string gpu_name_of(const GpuInfo& gpu) {
+  return gpu.cuda_index >= 0 ? "GPU " + std::to_string(gpu.cuda_index) : gpu.pci_bdf;
+}
+
+// Whether two GPUs share NVLink; `cell` gets their topology cell ("SYS") when there is one.
+bool share_nvlink(const GpuInfo& a, const GpuInfo& b, const Topology& topology, std::string& cell) {
+  if (const std::string* found = topology_cell(topology, a.pci_bdf, b.pci_bdf)) {
+    cell = *found;
+    return nvlink_width(*found).has_value();
+  }
+  cell.clear();
+  return a.nvlink.active_links > 0 && b.nvlink.active_links > 0;
+}
+
+// "" when every pair of the GPUs shares NVLink, else the first pair that does not.
+std::string pair_without_nvlink(const std::vector<const GpuInfo*>& gpus, const Topology& topology) {
+  if (gpus.size() == 1 && gpus.front()->nvlink.active_links <= 0) return "no active NVLink";
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    for (std::size_t j = i + 1; j < gpus.size(); ++j) {
+      std::string cell;
+      if (share_nvlink(*gpus[i], *gpus[j], topology, cell)) continue;
+      std::string why = gpu_name_of(*gpus[i]) + " and " + gpu_name_of(*gpus[j]) + " share no NVLink";
+      if (!cell.empty()) why += " (" + cell + ")";
+      return why;
+    }
+  }
+  return "";
+}
+
+// The slowest GPU's ceiling by `one`, or the last reason none was known.
+template <typename Rule>
+CeilingResult slowest(const std::vector<const GpuInfo*>& gpus, Rule one) {
+  std::optional<CeilingResult> lowest;
+  std::string unknown;
+  for (const GpuInfo* gpu : gpus) {
+    CeilingResult result = one(*gpu);
+    if (!result.ceiling) {
+      unknown = result.unknown_reason;
+    } else if (!lowest || result.ceiling->value < lowest->ceiling->value) {
+      lowest = std::move(result);
+    }
+  }
+  if (!lowest) return CeilingResult::unknown(unknown.empty() ? "unknown: no GPU link figure" : unknown);
+  return *lowest;
+}
+
+CeilingResult intra_node_ceiling(const std::vector<const GpuInfo*>& gpus, const Topology& topology) {
+  const std::string missing = pair_without_nvlink(gpus, topology);
+  CeilingResult result = missing.empty()
+                             ? slowest(gpus, [](const GpuInfo& g) { return nvlink_ceiling(g); })
+                             : slowest(gpus, [](const GpuInfo& g) { return pcie_link_ceiling(g.pcie); });
+  if (result.ceiling) {
+    const std::string bound = missing.empty() ? "NVLink bounds: " : "PCIe bounds (" + missing + "): ";
+    result.ceiling->derivation = bound + result.ceiling->derivation;
+  }
+  return result;
+}
+
+}  // namespace
+
+CeilingResult network_ceiling(const std::vector<NicInfo>& nics) {
+  bool rdma = false;
+  const std::vector<const NicInfo*> ports = usable_ports(nics, rdma);
+  if (ports.empty()) return CeilingResult::unknown("unknown: no active network port with a known rate");
+  double gbits = 0;
+  bool same_rate = true;
+  for (const NicInfo* port : ports) {
+    gbits += *port->rate_gbps;
+    same_rate = same_rate && *port->rate_gbps == *ports.front()->rate_gbps;
+  }
+  const double value = gbits / 8;
+  std::string derivation = format_gbps(value) + " GB/s = ";
+  derivation += same_rate ? std::to_string(ports.size()) + " x " + format_plain(*ports.front()->rate_gbps) + " Gb/s"
+                          : format_plain(gbits) + " Gb/s over " + std::to_string(ports.size()) + " ports";
+  derivation += " / 8 per direction (active ";
+  derivation += rdma ? "RDMA" : "Ethernet";
+  derivation += ports.size() == 1 ? " port " : " ports ";
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    if (i > 0) derivation += ',';
+    derivation += ports[i]->name;
+  }
+  derivation += ", sysfs)";
+  return CeilingResult::known(Ceiling{value, "GB/s", "link", std::move(derivation)});
+}
+
+CeilingResult collective_ceiling(const std::vector<const GpuInfo*>& gpus, const Topology& topology,
+                                 const std::vector<NicInfo>& nics, int nodes) {
+  if (gpus.empty()) return CeilingResult::unknown("unknown: no GPU of the job is in the inventory");
+  CeilingResult intra = intra_node_ceiling(gpus, topology);
+  if (nodes <= 1) return intra;
+  CeilingResult network = network_ceiling(nics);
+  if (!network.ceiling) {
+    if (intra.ceiling) {
+      intra.ceiling->derivation += "; across " + std::to_string(nodes) +
+                                   " nodes the network may bound lower, but it has no known ceiling (" +
+                                   network.unknown_reason + ")";
+    }
+    return intra;
+  }
+  if (intra.ceiling && intra.ceiling->value <= network.ceiling->value) return intra;
+  network.ceiling->derivation = "Network bounds (" + std::to_string(nodes) + " nodes): " + network.ceiling->derivation;
+  return network;
 }
 
 CeilingResult disk_read_ceiling(const BlockDevice& disk) {

@@ -53,7 +53,11 @@ pcie.link_downtrained = fail
 # The CUDA driver older than the runtime pipecheck was built with: fail | warn | info.
 gpu.cuda_mismatch = fail
 
-# NCCL collectives (stage comm): bus bandwidth, % of the NVLink (else PCIe) per-direction ceiling.
+# NCCL collectives (stage comm): bus bandwidth (nccl-tests' busbw) at the largest size of the
+# sweep (smaller messages are latency-bound), % of what bounds it per direction: NVLink when every
+# pair of the job's GPUs shares it, else the slowest GPU's PCIe link, across nodes the node's
+# network when lower. nccl-tests reaches ~80% on healthy machines (8x H100 all-reduce, ring:
+# ~370 of 450 GB/s; 8x A100: ~230 of 300); a mis-wired or mis-placed job falls far below.
 comm.busbw_min_percent = 60
 
 # Storage (stage storage). A link bounds a disk but its media is often slower by design (a
@@ -105,7 +109,8 @@ const std::vector<ProfileKeySpec>& profile_keys() {
       {"pcie.pinned_bidir_min_percent", K::percent, "pinned copies both ways at once, min % of both directions"},
       {"pcie.link_downtrained", K::policy, "verdict for a GPU link trained below its maximum"},
       {"gpu.cuda_mismatch", K::policy, "verdict for a CUDA driver older than the runtime"},
-      {"comm.busbw_min_percent", K::percent, "NCCL bus bandwidth, min % of NVLink (else PCIe) per direction"},
+      {"comm.busbw_min_percent", K::percent,
+       "NCCL bus bandwidth at the largest size, min % of NVLink (else PCIe; across nodes the network) per direction"},
       {"storage.seq_read_min_percent", K::percent, "sequential read, min % of the disk's link"},
       {"storage.seq_read_min_gbps", K::number, "sequential read, min GB/s"},
       {"storage.rand_read_min_iops", K::number, "random read, min IOPS"},

@@ -1,6 +1,7 @@
 // Inventory renderer (plain text).
 #include "reports/inventory_text.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -67,6 +68,51 @@ void render_gpu(std::ostringstream& out, const GpuInfo& gpu) {
   out << "    ceiling PCIe: " << ceiling_text(pcie_link_ceiling(gpu.pcie)) << "\n";
 }
 
+// Column width of the topology matrix: the widest label or cell, plus two spaces.
+std::size_t topology_column_width(const Topology& t) {
+  std::size_t width = 4;
+  for (const auto& d : t.devices) width = std::max(width, d.label.size());
+  for (const auto& row : t.matrix) {
+    for (const auto& cell : row) width = std::max(width, cell.size());
+  }
+  return width + 2;
+}
+
+std::string padded(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
+}
+
+// As `nvidia-smi topo -m` prints it, so a GPU pair on the wrong switch or socket shows beside a
+// low bus bandwidth.
+void render_topology(std::ostringstream& out, const Topology& t) {
+  if (t.devices.size() < 2) return;
+  const std::size_t width = topology_column_width(t);
+  out << "Topology\n  " << padded("", width);
+  for (const auto& d : t.devices) out << padded(d.label, width);
+  out << "NUMA\n";
+  for (std::size_t i = 0; i < t.devices.size() && i < t.matrix.size(); ++i) {
+    out << "  " << padded(t.devices[i].label, width);
+    for (const auto& cell : t.matrix[i]) out << padded(cell, width);
+    out << or_unknown(t.devices[i].numa_node) << "  [" << t.devices[i].pci_bdf << "]\n";
+  }
+  out << "  NV<n>: n NVLinks (direct or through NVSwitch); PIX: one PCIe switch; PXB: several PCIe switches;\n"
+      << "  PHB: through a PCIe host bridge; NODE: between host bridges of one NUMA node; SYS: across NUMA nodes\n";
+}
+
+void render_nics(std::ostringstream& out, const std::vector<NicInfo>& nics) {
+  out << "Network\n";
+  for (std::size_t i = 0; i < nics.size(); ++i) {
+    const NicInfo& n = nics[i];
+    out << "  NIC" << i << ": " << n.name << ", " << n.kind << ", "
+        << (n.rate_gbps ? or_unknown(n.rate_gbps, " Gb/s") : std::string("rate unknown")) << ", "
+        << (n.active ? "active" : "down");
+    if (!n.pci_bdf.empty()) out << "  [" << n.pci_bdf << "]";
+    out << "\n";
+  }
+  if (nics.empty()) out << "  no network port with a PCI device found\n";
+  out << "  ceiling across nodes: " << ceiling_text(network_ceiling(nics)) << "\n";
+}
+
 void render_software(std::ostringstream& out, const SoftwareStack& s) {
   out << "Software\n  kernel " << s.kernel << "\n  NVIDIA driver "
       << s.driver_version.value_or("not found") << "\n  CUDA: driver supports "
@@ -114,6 +160,8 @@ std::string render_inventory(const Inventory& inv) {
   out << "GPUs\n";
   for (const auto& gpu : inv.gpus) render_gpu(out, gpu);
   if (inv.gpus.empty()) out << "  none found\n";
+  render_topology(out, inv.topology);
+  render_nics(out, inv.nics);
   render_software(out, inv.software);
   if (!inv.notes.empty()) {
     out << "Notes\n";

@@ -3,6 +3,7 @@
 #include "reports/judge.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 
 #include "reports/ceilings.hpp"
@@ -78,7 +79,26 @@ StageChecks pcie_checks(const Measurement& m, const Context&) {
   return not_judged("no threshold for direction '" + direction + "'");
 }
 
-StageChecks comm_checks(const Measurement&, const Context&) { return percent_check("comm.busbw_min_percent"); }
+std::uint64_t bytes_param(const Measurement& m) {
+  const std::string text = param(m, "bytes");
+  return text.empty() || text.find_first_not_of("0123456789") != std::string::npos ? 0 : std::stoull(text);
+}
+
+// Small messages are latency-bound by nature (nccl-tests' busbw climbs with size), so a sweep is
+// judged at its largest size, per collective, dtype and job shape.
+StageChecks comm_checks(const Measurement& m, const Context& context) {
+  std::uint64_t largest = 0;
+  for (const auto& other : context.siblings) {
+    if (other.stage != m.stage) continue;
+    bool same_series = true;
+    for (const char* name : {"collective", "dtype", "ranks", "nodes"}) same_series = same_series && param(other, name) == param(m, name);
+    if (same_series) largest = std::max(largest, bytes_param(other));
+  }
+  if (bytes_param(m) < largest) {
+    return not_judged("smaller messages are latency-bound; judged at the largest size (" + std::to_string(largest) + " bytes)");
+  }
+  return percent_check("comm.busbw_min_percent");
+}
 
 // "seq_read", "seq" -> "seq"; "rand_read", "rand" -> "rand"; others as they are.
 std::string storage_pattern(const Measurement& m) {

@@ -136,32 +136,43 @@ CeilingResult pcie_ceiling(const Measurement& m, const Inventory& inventory, con
   return link;
 }
 
-// A collective's bus bandwidth is bounded by each GPU's fastest way out: NVLink when every GPU
-// has active links, else PCIe. The slowest GPU bounds the collective.
-CeilingResult comm_ceiling(const Measurement& m, const Inventory& inventory, const Siblings&) {
+// The GPUs of a collective on the inventory's host: params gpu_bdfs ("0000:17:00.0,..."), else
+// the one gpu_bdf/gpu names, else every GPU of the inventory. `missing` names a listed GPU the
+// inventory lacks.
+std::vector<const GpuInfo*> comm_gpus(const Measurement& m, const Inventory& inventory, std::string& missing) {
   std::vector<const GpuInfo*> gpus;
-  if (const GpuInfo* one = gpu_of(m, inventory)) {
-    gpus.push_back(one);
-  } else {
-    for (const auto& gpu : inventory.gpus) gpus.push_back(&gpu);
-  }
-  if (gpus.empty()) return CeilingResult::unknown("unknown: no GPU in the inventory");
-  const bool nvlink = std::all_of(gpus.begin(), gpus.end(),
-                                  [](const GpuInfo* g) { return g->nvlink.active_links > 0; });
-  std::optional<CeilingResult> lowest;
-  std::string unknown;
-  for (const GpuInfo* gpu : gpus) {
-    CeilingResult one = nvlink ? nvlink_ceiling(*gpu) : pcie_link_ceiling(gpu->pcie);
-    if (!one.ceiling) {
-      unknown = one.unknown_reason;
-      continue;
+  const std::string list = param(m, "gpu_bdfs");
+  std::size_t start = 0;
+  while (start < list.size()) {
+    std::size_t end = list.find(',', start);
+    if (end == std::string::npos) end = list.size();
+    const std::string bdf = list.substr(start, end - start);
+    start = end + 1;
+    const auto found = std::find_if(inventory.gpus.begin(), inventory.gpus.end(), [&](const GpuInfo& g) {
+      return !g.pci_bdf.empty() && normal_bdf(g.pci_bdf) == normal_bdf(bdf);
+    });
+    if (found == inventory.gpus.end()) {
+      missing = bdf;
+      return {};
     }
-    if (!lowest || one.ceiling->value < lowest->ceiling->value) lowest = std::move(one);
+    gpus.push_back(&*found);
   }
-  if (!lowest) return CeilingResult::unknown(unknown.empty() ? "unknown: no GPU link figure" : unknown);
-  lowest->ceiling->derivation = std::string(nvlink ? "NVLink bounds: " : "PCIe bounds (no active NVLink): ") +
-                                lowest->ceiling->derivation;
-  return *lowest;
+  if (!gpus.empty()) return gpus;
+  if (const GpuInfo* one = gpu_of(m, inventory)) return {one};
+  for (const auto& gpu : inventory.gpus) gpus.push_back(&gpu);
+  return gpus;
+}
+
+// Bus bandwidth against NVLink when every pair of the job's GPUs shares it, else PCIe, and
+// across nodes the network (reports/ceilings collective_ceiling); the derivation says which bounds.
+CeilingResult comm_ceiling(const Measurement& m, const Inventory& inventory, const Siblings&) {
+  std::string missing;
+  const std::vector<const GpuInfo*> gpus = comm_gpus(m, inventory, missing);
+  if (!missing.empty()) return CeilingResult::unknown("unknown: GPU " + missing + " is not in the inventory");
+  if (gpus.empty()) return CeilingResult::unknown("unknown: no GPU in the inventory");
+  const std::string nodes = param(m, "nodes");
+  const int node_count = nodes.empty() ? 1 : std::max(1, std::atoi(nodes.c_str()));
+  return collective_ceiling(gpus, inventory.topology, inventory.nics, node_count);
 }
 
 const std::map<std::string, CeilingRule>& ceiling_rules() {

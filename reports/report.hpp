@@ -26,10 +26,13 @@ constexpr int kReportSchemaVersion = 1;
 //   stage "pcie":     gpu, gpu_bdf, direction (h2d|d2h|bidir), host_memory (pinned|pageable|
 //                     mapped), numa (local|remote); unit GB/s. Ceiling: pcie_link_ceiling of the
 //                     GPU's link, per direction; bidir (both directions summed) against twice it.
-//   stage "comm":     collective (all_reduce|all_gather|reduce_scatter|broadcast|...), ranks,
-//                     unit GB/s as bus bandwidth (nccl-tests busbw), optional gpu/gpu_bdf.
-//                     Ceiling: nvlink_ceiling of the slowest GPU with active NVLink, else the
-//                     slowest GPU's PCIe link; the derivation names which bounds.
+//   stage "comm":     collective (all_reduce|all_gather|reduce_scatter|broadcast), dtype, op,
+//                     bytes, count, ranks, nodes, mode, gpu_bdfs (the job's GPUs), bus_factor,
+//                     iters, verified, wrong, nccl_version, nccl_env; unit GB/s as bus bandwidth
+//                     (nccl-tests busbw). Ceiling: collective_ceiling (NVLink when every pair of
+//                     the job's GPUs shares it, else the slowest PCIe link, across nodes the NIC
+//                     when lower); the derivation names which bounds. Judged at the largest size.
+//   stage "decode" also carries op nvjpeg (GPU decode: device, batch, backend; no threads).
 //   stage "storage":  device (sysfs name), disk_kind, pattern (seq_read|rand_read|dataset_read|
 //                     seq_read_buffered_cold|dataset_read_buffered_cold|pread_baseline; the short
 //                     forms seq|rand|dataset|cold_buffered|baseline_pread are accepted too),

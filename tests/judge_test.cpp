@@ -112,6 +112,22 @@ TEST(JudgeMeasurement, HostMemoryJudgedAtTheMostThreadsOnly) {
   EXPECT_EQ(judgements[1].verdict, Verdict::pass);  // 70% >= 60 + 5
 }
 
+TEST(JudgeMeasurement, CommSweepJudgedAtItsLargestSizeOnly) {
+  auto at = [](const std::string& bytes, double busbw, const std::string& dtype) {
+    return judged_against("comm/all_reduce/" + dtype + "/ranks:8/bytes:" + bytes, "comm", busbw, 450,
+                          {{"collective", "all_reduce"}, {"dtype", dtype}, {"ranks", "8"}, {"nodes", "1"}, {"bytes", bytes}});
+  };
+  // 8 B is latency-bound (far below 60%), 8 GiB is the figure that counts; bf16 is its own series.
+  const auto judgements = judge_measurements(
+      report_of({at("8", 0.01, "float"), at("8589934592", 360, "float"), at("1048576", 20, "bf16")}, "comm"), {},
+      default_profile());
+  ASSERT_EQ(judgements.size(), 3u);
+  EXPECT_EQ(judgements[0].verdict, Verdict::info);
+  EXPECT_TRUE(contains(judgements[0].explanation, "judged at the largest size (8589934592 bytes)")) << judgements[0].explanation;
+  EXPECT_EQ(judgements[1].verdict, Verdict::pass);  // 80% >= 60 + 5
+  EXPECT_EQ(judgements[2].verdict, Verdict::fail);  // the largest bf16 size, 4.4%
+}
+
 TEST(JudgeMeasurement, DecodeScalingOnlyUpToPhysicalCores) {
   Inventory inventory;
   inventory.cpu.physical_cores = 4;

@@ -1,0 +1,66 @@
+// Case list, names and result parameters of the collectives probe.
+#include "comm/comm_cases.hpp"
+
+#include <cstdio>
+
+#include "comm/comm_sweep.hpp"
+
+namespace pipecheck {
+
+std::vector<CommCase> comm_cases(const CommOptions& options, const std::vector<std::uint64_t>& sizes, int ranks) {
+  std::vector<CommCase> cases;
+  for (Collective collective : options.collectives) {
+    for (CommDtype dtype : options.dtypes) {
+      for (std::uint64_t size : sizes) {
+        CommCase c{collective, dtype, size, collective_counts(collective, size, comm_dtype_info(dtype).bytes, ranks)};
+        if (c.counts.param_count == 0) continue;
+        // Rounding to whole elements per rank can give two sizes the same operation: run it once.
+        const bool repeat = !cases.empty() && cases.back().collective == collective && cases.back().dtype == dtype &&
+                            cases.back().counts.bytes == c.counts.bytes;
+        if (!repeat) cases.push_back(c);
+      }
+    }
+  }
+  return cases;
+}
+
+std::string comm_case_name(const CommCase& c, int ranks) {
+  std::string name = "comm/";
+  name += collective_info(c.collective).name;
+  name += '/';
+  name += comm_dtype_info(c.dtype).name;
+  name += "/ranks:" + std::to_string(ranks) + "/bytes:" + std::to_string(c.counts.bytes);
+  return name;
+}
+
+std::map<std::string, std::string> comm_case_params(const CommCase& c, const CommJobLabel& job,
+                                                    const std::string& verified, std::uint64_t wrong) {
+  const char* collective = collective_info(c.collective).name;
+  const char* dtype = comm_dtype_info(c.dtype).name;
+  std::string what = collective;
+  what += ' ';
+  what += dtype;
+  what += ", " + std::to_string(job.ranks) + " GPUs";
+  if (job.nodes > 1) what += " on " + std::to_string(job.nodes) + " nodes";
+  what += ", " + size_text(c.counts.bytes);
+  char factor[32];
+  std::snprintf(factor, sizeof factor, "%.6g", bus_factor(c.collective, job.ranks));
+  return {{"what", what},
+          {"collective", collective},
+          {"dtype", dtype},
+          {"op", "sum"},
+          {"bytes", std::to_string(c.counts.bytes)},
+          {"count", std::to_string(c.counts.param_count)},
+          {"ranks", std::to_string(job.ranks)},
+          {"nodes", std::to_string(job.nodes)},
+          {"mode", job.mode},
+          {"gpu_bdfs", job.gpu_bdfs},
+          {"bus_factor", factor},
+          {"iters", std::to_string(job.iters)},
+          {"verified", verified},
+          {"wrong", std::to_string(wrong)},
+          {"nccl_version", job.nccl_version},
+          {"nccl_env", job.nccl_env}};
+}
+
+}  // namespace pipecheck

@@ -1,0 +1,272 @@
+// The collectives through NCCL: communicators, buffers, timed runs between CUDA events, and the
+// data check. Waiting polls the streams and each communicator's asynchronous error (as nccl-tests
+// does), so a failing peer ends the case with NCCL's message instead of a silent hang.
+#include <cuda_runtime.h>
+#include <nccl.h>
+#include <sched.h>
+
+#include <algorithm>
+
+#include "comm/comm_kernels.hpp"
+#include "comm/comm_runner.hpp"
+#include "comm/nccl_check.hpp"
+#include "core/cuda_check.hpp"
+
+namespace pipecheck {
+
+std::string comm_not_built_reason() { return ""; }
+
+namespace {
+
+struct GpuSlot {
+  int device = -1;
+  int rank = 0;
+  ncclComm_t comm = nullptr;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr;
+  cudaEvent_t stop = nullptr;
+  void* send = nullptr;
+  void* recv = nullptr;
+  unsigned long long* wrong = nullptr;
+};
+
+ncclDataType_t nccl_type(CommDtype dtype) { return dtype == CommDtype::bf16 ? ncclBfloat16 : ncclFloat32; }
+
+// ncclGroupStart .. ncclGroupEnd, ended even when a call inside throws (an open group would
+// swallow every later NCCL call of this thread).
+class NcclGroup {
+ public:
+  explicit NcclGroup(int device) : device_(device) { PIPECHECK_NCCL(ncclGroupStart(), device_, nullptr); }
+  void end() {
+    open_ = false;
+    PIPECHECK_NCCL(ncclGroupEnd(), device_, nullptr);
+  }
+  ~NcclGroup() {
+    if (open_) ncclGroupEnd();
+  }
+  NcclGroup(const NcclGroup&) = delete;
+  NcclGroup& operator=(const NcclGroup&) = delete;
+
+ private:
+  int device_;
+  bool open_ = true;
+};
+
+void launch_one(const GpuSlot& gpu, const CommCase& c, std::uint64_t offset) {
+  const void* send = static_cast<const char*>(gpu.send) + offset;
+  void* recv = static_cast<char*>(gpu.recv) + offset;
+  const std::size_t count = c.counts.param_count;
+  const ncclDataType_t type = nccl_type(c.dtype);
+  switch (c.collective) {
+    case Collective::all_reduce:
+      PIPECHECK_NCCL(ncclAllReduce(send, recv, count, type, ncclSum, gpu.comm, gpu.stream), gpu.device, gpu.comm);
+      break;
+    case Collective::all_gather:
+      PIPECHECK_NCCL(ncclAllGather(send, recv, count, type, gpu.comm, gpu.stream), gpu.device, gpu.comm);
+      break;
+    case Collective::reduce_scatter:
+      PIPECHECK_NCCL(ncclReduceScatter(send, recv, count, type, ncclSum, gpu.comm, gpu.stream), gpu.device,
+                     gpu.comm);
+      break;
+    case Collective::broadcast:
+      PIPECHECK_NCCL(ncclBroadcast(send, recv, count, type, 0, gpu.comm, gpu.stream), gpu.device, gpu.comm);
+      break;
+  }
+}
+
+}  // namespace
+
+struct CommRunner::State {
+  std::vector<GpuSlot> gpus;
+  int ranks = 0;
+  std::uint64_t buffer_bytes = 0;
+  std::string broken;  // set once a communicator failed: later cases say why they cannot run
+
+  void create_streams_and_buffers();
+  void create_communicators(RankGroup& group);
+  void release() noexcept;
+  void enqueue(const CommCase& c, std::uint64_t offset);
+  void wait();
+  void fail_if_broken() const;
+};
+
+void CommRunner::State::create_streams_and_buffers() {
+  for (GpuSlot& gpu : gpus) {
+    PIPECHECK_CUDA(cudaSetDevice(gpu.device), gpu.device);
+    PIPECHECK_CUDA(cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking), gpu.device);
+    PIPECHECK_CUDA(cudaEventCreate(&gpu.start), gpu.device);
+    PIPECHECK_CUDA(cudaEventCreate(&gpu.stop), gpu.device);
+    PIPECHECK_NCCL(ncclMemAlloc(&gpu.send, buffer_bytes), gpu.device, nullptr);
+    PIPECHECK_NCCL(ncclMemAlloc(&gpu.recv, buffer_bytes), gpu.device, nullptr);
+    PIPECHECK_CUDA(cudaMalloc(&gpu.wrong, sizeof(unsigned long long)), gpu.device);
+    // Defined contents for the timed runs; the check writes its own inputs.
+    PIPECHECK_CUDA(cudaMemset(gpu.send, 0, buffer_bytes), gpu.device);
+    PIPECHECK_CUDA(cudaMemset(gpu.recv, 0, buffer_bytes), gpu.device);
+  }
+}
+
+void CommRunner::State::create_communicators(RankGroup& group) {
+  if (group.size() == 1) {
+    std::vector<ncclComm_t> comms(gpus.size());
+    std::vector<int> devices;
+    for (const GpuSlot& gpu : gpus) devices.push_back(gpu.device);
+    PIPECHECK_NCCL(ncclCommInitAll(comms.data(), static_cast<int>(comms.size()), devices.data()), -1, nullptr);
+    for (std::size_t i = 0; i < gpus.size(); ++i) gpus[i].comm = comms[i];
+    return;
+  }
+  // Rank 0 makes the id; every rank gets it, or every rank stops with rank 0's error.
+  ncclUniqueId id{};
+  std::string error;
+  if (group.rank() == 0) {
+    try {
+      PIPECHECK_NCCL(ncclGetUniqueId(&id), -1, nullptr);
+    } catch (const NcclError& e) {
+      error = e.what();
+    }
+  }
+  group.broadcast(&id, sizeof id);
+  if (const std::string agreed = agree_on_error(group, error); !agreed.empty()) throw NcclError(agreed);
+  GpuSlot& gpu = gpus.front();
+  PIPECHECK_CUDA(cudaSetDevice(gpu.device), gpu.device);
+  PIPECHECK_NCCL(ncclCommInitRank(&gpu.comm, ranks, id, gpu.rank), gpu.device, nullptr);
+}
+
+void CommRunner::State::release() noexcept {
+  // Teardown must not throw: the device or a peer may already be gone.
+  for (GpuSlot& gpu : gpus) {
+    cudaSetDevice(gpu.device);
+    if (gpu.comm != nullptr) ncclCommDestroy(gpu.comm);
+    if (gpu.send != nullptr) ncclMemFree(gpu.send);
+    if (gpu.recv != nullptr) ncclMemFree(gpu.recv);
+    if (gpu.wrong != nullptr) cudaFree(gpu.wrong);
+    if (gpu.start != nullptr) cudaEventDestroy(gpu.start);
+    if (gpu.stop != nullptr) cudaEventDestroy(gpu.stop);
+    if (gpu.stream != nullptr) cudaStreamDestroy(gpu.stream);
+    gpu = GpuSlot{gpu.device, gpu.rank};
+  }
+  cudaGetLastError();
+}
+
+void CommRunner::State::fail_if_broken() const {
+  if (!broken.empty()) throw NcclError("communicators aborted after an earlier failure: " + broken);
+}
+
+void CommRunner::State::enqueue(const CommCase& c, std::uint64_t offset) {
+  NcclGroup group(gpus.front().device);
+  for (const GpuSlot& gpu : gpus) launch_one(gpu, c, offset);
+  group.end();
+}
+
+void CommRunner::State::wait() {
+  std::vector<bool> done(gpus.size(), false);
+  for (std::size_t remaining = gpus.size(); remaining > 0;) {
+    bool progressed = false;
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      if (done[i]) continue;
+      GpuSlot& gpu = gpus[i];
+      const cudaError_t state = cudaStreamQuery(gpu.stream);
+      if (state == cudaSuccess) {
+        done[i] = true;
+        --remaining;
+        progressed = true;
+        continue;
+      }
+      if (state != cudaErrorNotReady) PIPECHECK_CUDA(state, gpu.device);
+      ncclResult_t async = ncclSuccess;
+      PIPECHECK_NCCL(ncclCommGetAsyncError(gpu.comm, &async), gpu.device, gpu.comm);
+      if (async != ncclSuccess && async != ncclInProgress) {
+        // The communicators are unusable now: abort them so no stream waits forever.
+        try {
+          PIPECHECK_NCCL(async, gpu.device, gpu.comm);
+        } catch (const NcclError& e) {
+          broken = e.what();
+        }
+        for (GpuSlot& other : gpus) {
+          if (other.comm != nullptr) ncclCommAbort(other.comm);
+          other.comm = nullptr;
+        }
+        throw NcclError(broken);
+      }
+    }
+    if (!progressed) sched_yield();  // let NCCL's proxy threads run
+  }
+}
+
+CommRunner::CommRunner(const std::vector<LocalGpu>& gpus, int ranks, std::uint64_t buffer_bytes, RankGroup& group)
+    : state_(std::make_unique<State>()) {
+  for (const LocalGpu& gpu : gpus) state_->gpus.push_back({gpu.device, gpu.rank});
+  state_->ranks = ranks;
+  state_->buffer_bytes = std::max<std::uint64_t>(buffer_bytes, 256);
+  if (state_->gpus.empty()) throw RunError("no GPU for this process");
+  try {
+    state_->create_streams_and_buffers();
+    state_->create_communicators(group);
+  } catch (...) {
+    state_->release();  // a throwing constructor runs no destructor
+    throw;
+  }
+}
+
+CommRunner::~CommRunner() { state_->release(); }
+
+void CommRunner::warm_up(const CommCase& c, int iterations) {
+  state_->fail_if_broken();
+  for (int i = 0; i < iterations; ++i) {
+    state_->enqueue(c, iteration_offset(c.counts.bytes, state_->buffer_bytes, static_cast<std::uint64_t>(i)));
+  }
+  state_->wait();
+}
+
+double CommRunner::time_iterations(const CommCase& c, int iters) {
+  state_->fail_if_broken();
+  state_->enqueue(c, 0);  // lines the GPUs up: each start event fires when every rank has arrived
+  for (const GpuSlot& gpu : state_->gpus) {
+    PIPECHECK_CUDA(cudaSetDevice(gpu.device), gpu.device);
+    PIPECHECK_CUDA(cudaEventRecord(gpu.start, gpu.stream), gpu.device);
+  }
+  for (int i = 0; i < iters; ++i) {
+    state_->enqueue(c, iteration_offset(c.counts.bytes, state_->buffer_bytes, static_cast<std::uint64_t>(i)));
+  }
+  for (const GpuSlot& gpu : state_->gpus) {
+    PIPECHECK_CUDA(cudaSetDevice(gpu.device), gpu.device);
+    PIPECHECK_CUDA(cudaEventRecord(gpu.stop, gpu.stream), gpu.device);
+  }
+  state_->wait();
+  float slowest_ms = 0;
+  for (const GpuSlot& gpu : state_->gpus) {
+    float ms = 0;
+    PIPECHECK_CUDA(cudaEventElapsedTime(&ms, gpu.start, gpu.stop), gpu.device);
+    slowest_ms = std::max(slowest_ms, ms);
+  }
+  return static_cast<double>(slowest_ms) / 1e3 / iters;
+}
+
+std::uint64_t CommRunner::check(const CommCase& c) {
+  state_->fail_if_broken();
+  const std::size_t element = static_cast<std::size_t>(comm_dtype_info(c.dtype).bytes);
+  for (const GpuSlot& gpu : state_->gpus) {
+    PIPECHECK_CUDA(cudaSetDevice(gpu.device), gpu.device);
+    launch_fill_inputs(c.dtype, gpu.send, c.counts.send_count, gpu.rank, state_->ranks, gpu.stream);
+    PIPECHECK_CUDA(cudaGetLastError(), gpu.device);
+    // All bits set is a NaN in float and bf16: an element the collective never wrote is wrong.
+    PIPECHECK_CUDA(cudaMemsetAsync(gpu.recv, 0xff, c.counts.recv_count * element, gpu.stream), gpu.device);
+    PIPECHECK_CUDA(cudaMemsetAsync(gpu.wrong, 0, sizeof(unsigned long long), gpu.stream), gpu.device);
+  }
+  state_->enqueue(c, 0);
+  std::vector<unsigned long long> wrong(state_->gpus.size(), 0);
+  for (std::size_t i = 0; i < state_->gpus.size(); ++i) {
+    const GpuSlot& gpu = state_->gpus[i];
+    PIPECHECK_CUDA(cudaSetDevice(gpu.device), gpu.device);
+    launch_count_wrong(c.dtype, c.collective, gpu.recv, c.counts, gpu.rank, state_->ranks, gpu.wrong, gpu.stream);
+    PIPECHECK_CUDA(cudaGetLastError(), gpu.device);
+    PIPECHECK_CUDA(cudaMemcpyAsync(&wrong[i], gpu.wrong, sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                   gpu.stream),
+                   gpu.device);
+  }
+  state_->wait();
+  std::uint64_t total = 0;
+  for (unsigned long long w : wrong) total += w;
+  return total;
+}
+
+}  // namespace pipecheck

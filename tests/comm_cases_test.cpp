@@ -1,0 +1,80 @@
+// The cases pipecheck-nccl registers and the parameters each result carries to the report.
+#include "comm/comm_cases.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/benchmark_json.hpp"
+
+namespace pipecheck {
+namespace {
+
+CommOptions options_for(std::vector<Collective> collectives, std::vector<CommDtype> dtypes) {
+  CommOptions options;
+  options.collectives = std::move(collectives);
+  options.dtypes = std::move(dtypes);
+  return options;
+}
+
+TEST(CommCases, CollectiveThenDtypeThenSize) {
+  const auto cases = comm_cases(options_for({Collective::all_reduce, Collective::broadcast},
+                                            {CommDtype::float32, CommDtype::bf16}),
+                                {8, 1024}, 2);
+  ASSERT_EQ(cases.size(), 8u);
+  EXPECT_EQ(cases[0].collective, Collective::all_reduce);
+  EXPECT_EQ(cases[0].dtype, CommDtype::float32);
+  EXPECT_EQ(cases[0].size_bytes, 8u);
+  EXPECT_EQ(cases[1].size_bytes, 1024u);
+  EXPECT_EQ(cases[2].dtype, CommDtype::bf16);
+  EXPECT_EQ(cases[4].collective, Collective::broadcast);
+  EXPECT_EQ(cases[2].counts.param_count, 4u);  // 8 bytes of bf16
+}
+
+TEST(CommCases, SizesBelowOneElementPerRankAndRepeatsAreLeftOut) {
+  // 8 ranks: an all-gather of 8 or 16 bytes of float gives a rank no element; 32 bytes give one.
+  const auto cases = comm_cases(options_for({Collective::all_gather}, {CommDtype::float32}), {8, 16, 32, 64}, 8);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].counts.bytes, 32u);
+  // 3 ranks, 12 and 16 bytes both round to one float per rank: one case.
+  const auto rounded = comm_cases(options_for({Collective::reduce_scatter}, {CommDtype::float32}), {12, 16, 24}, 3);
+  ASSERT_EQ(rounded.size(), 2u);
+  EXPECT_EQ(rounded[0].counts.bytes, 12u);
+  EXPECT_EQ(rounded[1].counts.bytes, 24u);
+}
+
+TEST(CommCases, NamesAreStableMeasurementKeys) {
+  const auto cases = comm_cases(options_for({Collective::reduce_scatter}, {CommDtype::bf16}), {1ULL << 30}, 8);
+  ASSERT_EQ(cases.size(), 1u);
+  const std::string name = comm_case_name(cases[0], 8);
+  EXPECT_EQ(name, "comm/reduce_scatter/bf16/ranks:8/bytes:1073741824");
+  // What Google Benchmark appends for a fixed iteration count and manual time is dropped.
+  EXPECT_EQ(measurement_key(name + "/iterations:1/manual_time"), name);
+}
+
+TEST(CommCases, ParamsCarryWhatTheReportAndACompareNeed) {
+  const auto cases = comm_cases(options_for({Collective::all_reduce}, {CommDtype::float32}), {1ULL << 20}, 16);
+  const CommJobLabel job{16, 2, "mpi", "0000:17:00.0,0000:18:00.0", "2.28.3", "NCCL_ALGO=Ring", 20};
+  const auto params = comm_case_params(cases[0], job, "yes", 0);
+  EXPECT_EQ(params.at("what"), "all_reduce float, 16 GPUs on 2 nodes, 1 MiB");
+  EXPECT_EQ(params.at("collective"), "all_reduce");
+  EXPECT_EQ(params.at("dtype"), "float");
+  EXPECT_EQ(params.at("op"), "sum");
+  EXPECT_EQ(params.at("bytes"), "1048576");
+  EXPECT_EQ(params.at("count"), "262144");
+  EXPECT_EQ(params.at("ranks"), "16");
+  EXPECT_EQ(params.at("nodes"), "2");
+  EXPECT_EQ(params.at("mode"), "mpi");
+  EXPECT_EQ(params.at("gpu_bdfs"), "0000:17:00.0,0000:18:00.0");
+  EXPECT_EQ(params.at("bus_factor"), "1.875");
+  EXPECT_EQ(params.at("iters"), "20");
+  EXPECT_EQ(params.at("verified"), "yes");
+  EXPECT_EQ(params.at("wrong"), "0");
+  EXPECT_EQ(params.at("nccl_version"), "2.28.3");
+  EXPECT_EQ(params.at("nccl_env"), "NCCL_ALGO=Ring");
+  const CommJobLabel one_node{2, 1, "single_process", "", "", "none", 20};
+  EXPECT_EQ(comm_case_params(cases[0], one_node, "no", 3).at("what"), "all_reduce float, 2 GPUs, 1 MiB");
+  // Every value survives the label encoding (no ';').
+  for (const auto& [key, value] : params) EXPECT_EQ(value.find(';'), std::string::npos) << key;
+}
+
+}  // namespace
+}  // namespace pipecheck
