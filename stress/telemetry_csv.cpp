@@ -1,10 +1,6 @@
 // Formatting, appending and parsing telemetry.csv rows.
 #include "stress/telemetry_csv.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -162,32 +158,24 @@ std::string format_telemetry_row(const TelemetryRow& row) {
 
 ParsedTelemetry parse_telemetry_csv(const std::string& text) {
   ParsedTelemetry parsed;
-  std::size_t start = 0;
-  std::size_t line_number = 0;
-  while (start < text.size()) {
-    const std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) {
-      parsed.discarded_tail_bytes = text.size() - start;
-      break;
-    }
-    const std::string line = text.substr(start, end - start);
-    start = end + 1;
-    ++line_number;
-    if (line_number == 1) {
-      if (line != telemetry_csv_header()) parsed.errors.push_back("line 1: not the telemetry header");
+  const WholeLines whole = split_whole_lines(text);
+  parsed.discarded_tail_bytes = whole.discarded_tail_bytes;
+  for (std::size_t i = 0; i < whole.lines.size(); ++i) {
+    const std::string& line = whole.lines[i];
+    const std::string where = "line " + std::to_string(i + 1) + ": ";
+    if (i == 0) {
+      if (line != telemetry_csv_header()) parsed.errors.push_back(where + "not the telemetry header");
       continue;
     }
     const auto cells = split_cells(line);
     if (cells.size() != column_count) {
-      parsed.errors.push_back("line " + std::to_string(line_number) + ": " +
-                              std::to_string(cells.size()) + " cells, expected " +
-                              std::to_string(column_count));
+      parsed.errors.push_back(where + std::to_string(cells.size()) + " cells, expected " + std::to_string(column_count));
       continue;
     }
     try {
       parsed.rows.push_back(parse_row(cells));
     } catch (const std::invalid_argument& e) {
-      parsed.errors.push_back("line " + std::to_string(line_number) + ": bad " + e.what());
+      parsed.errors.push_back(where + "bad " + e.what());
     }
   }
   return parsed;
@@ -195,45 +183,12 @@ ParsedTelemetry parse_telemetry_csv(const std::string& text) {
 
 TelemetryCsvWriter::TelemetryCsvWriter(const std::filesystem::path& path,
                                        std::chrono::milliseconds sync_every)
-    : path_(path), sync_every_(sync_every), last_sync_(std::chrono::steady_clock::now()) {
-  // O_APPEND: every write lands at the end even if something else appends (a second reader
-  // tailing the file is fine; two writers would still interleave whole writes only).
-  fd_ = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw_errno("open", path.string());
-  write_all(telemetry_csv_header() + "\n");
-  sync();
-}
-
-TelemetryCsvWriter::~TelemetryCsvWriter() {
-  if (fd_ < 0) return;
-  fdatasync(fd_);
-  close(fd_);
-}
-
-void TelemetryCsvWriter::write_all(const std::string& text) {
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = write(fd_, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw_errno("write", path_.string());
-    written += static_cast<std::size_t>(n);
-  }
-}
+    : log_(path, telemetry_csv_header(), sync_every) {}
 
 void TelemetryCsvWriter::append(const std::vector<TelemetryRow>& rows) {
   std::string text;
   for (const auto& row : rows) text += format_telemetry_row(row);
-  const std::lock_guard lock(mutex_);
-  write_all(text);
-  if (std::chrono::steady_clock::now() - last_sync_ >= sync_every_) {
-    fdatasync(fd_);
-    last_sync_ = std::chrono::steady_clock::now();
-  }
-}
-
-void TelemetryCsvWriter::sync() {
-  fdatasync(fd_);
-  last_sync_ = std::chrono::steady_clock::now();
+  log_.append(text);
 }
 
 }  // namespace pipecheck

@@ -5,10 +5,11 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "core/append_log.hpp"
 
 namespace pipecheck {
 
@@ -53,33 +54,21 @@ struct ParsedTelemetry {
 // is counted in discarded_tail_bytes, not parsed.
 ParsedTelemetry parse_telemetry_csv(const std::string& text);
 
-// Appends rows to telemetry.csv. Each append is one write(2) of whole lines straight to the file
-// (no user-space buffer), so once append returns the rows survive the process being killed; a
-// kill inside the write can only cut the last line, which the parser drops. fdatasync at most
-// every sync_every (and at close) additionally carries them over a kernel panic or power loss,
-// which a driver crash can cause, at the cost of one disk flush a second, not one a row.
+// Appends rows to telemetry.csv through an AppendLog (core/append_log.hpp): every appended row
+// survives kill -9, a hang or a driver crash.
 class TelemetryCsvWriter {
  public:
   // Creates (truncates) the file and writes the header. Throws RunError naming the path.
   explicit TelemetryCsvWriter(const std::filesystem::path& path,
                               std::chrono::milliseconds sync_every = std::chrono::seconds(1));
-  ~TelemetryCsvWriter();
-  TelemetryCsvWriter(const TelemetryCsvWriter&) = delete;
-  TelemetryCsvWriter& operator=(const TelemetryCsvWriter&) = delete;
 
   // Throws RunError when the write fails (disk full): the caller decides whether to go on.
   void append(const std::vector<TelemetryRow>& rows);
-  void sync();
-  const std::filesystem::path& path() const { return path_; }
+  void sync() { log_.sync(); }
+  const std::filesystem::path& path() const { return log_.path(); }
 
  private:
-  void write_all(const std::string& text);
-
-  std::filesystem::path path_;
-  int fd_ = -1;
-  std::chrono::milliseconds sync_every_;
-  std::chrono::steady_clock::time_point last_sync_;
-  std::mutex mutex_;
+  AppendLog log_;
 };
 
 }  // namespace pipecheck

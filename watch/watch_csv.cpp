@@ -1,15 +1,12 @@
 // Writing and reading watch.csv.
 #include "watch/watch_csv.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/append_log.hpp"
 #include "core/errors.hpp"
 #include "stress/throttle_reasons.hpp"
 
@@ -268,17 +265,11 @@ std::string format_watch_sample(const WatchSample& sample) {
 
 ParsedWatchCsv parse_watch_csv(const std::string& text) {
   ParsedWatchCsv parsed;
-  std::size_t start = 0;
-  std::size_t line_number = 0;
-  while (start < text.size()) {
-    const std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) {
-      parsed.discarded_tail_bytes = text.size() - start;
-      break;
-    }
-    const std::string line = text.substr(start, end - start);
-    start = end + 1;
-    ++line_number;
+  const WholeLines whole = split_whole_lines(text);
+  parsed.discarded_tail_bytes = whole.discarded_tail_bytes;
+  for (std::size_t i = 0; i < whole.lines.size(); ++i) {
+    const std::string& line = whole.lines[i];
+    const std::size_t line_number = i + 1;
     if (line_number == 1) {
       if (line == watch_csv_header()) continue;
       parsed.errors.push_back("line 1: not the watch.csv header");
@@ -307,38 +298,6 @@ ParsedWatchCsv parse_watch_csv(const std::string& text) {
 }
 
 WatchCsvWriter::WatchCsvWriter(const std::filesystem::path& path, std::chrono::milliseconds sync_every)
-    : path_(path), sync_every_(sync_every), last_sync_(std::chrono::steady_clock::now()) {
-  // O_CLOEXEC: the watched command must not inherit the record it is written into.
-  fd_ = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw_errno("open", path.string());
-  write_all(watch_csv_header() + "\n");
-  fdatasync(fd_);
-}
-
-WatchCsvWriter::~WatchCsvWriter() {
-  if (fd_ < 0) return;
-  fdatasync(fd_);
-  close(fd_);
-}
-
-void WatchCsvWriter::write_all(const std::string& text) {
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = write(fd_, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw_errno("write", path_.string());
-    written += static_cast<std::size_t>(n);
-  }
-}
-
-void WatchCsvWriter::append(const WatchSample& sample) {
-  const std::string text = format_watch_sample(sample);
-  const std::lock_guard lock(mutex_);
-  write_all(text);
-  if (std::chrono::steady_clock::now() - last_sync_ >= sync_every_) {
-    fdatasync(fd_);
-    last_sync_ = std::chrono::steady_clock::now();
-  }
-}
+    : log_(path, watch_csv_header(), sync_every) {}
 
 }  // namespace pipecheck

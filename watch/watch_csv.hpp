@@ -5,10 +5,10 @@
 
 #include <chrono>
 #include <filesystem>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "core/append_log.hpp"
 #include "watch/watch_sample.hpp"
 
 namespace pipecheck {
@@ -27,28 +27,20 @@ struct ParsedWatchCsv {
 // and nothing else is read.
 ParsedWatchCsv parse_watch_csv(const std::string& text);
 
-// Appends samples to watch.csv with one write(2) each, fdatasync at most every sync_every.
+// Appends samples to watch.csv through an AppendLog (core/append_log.hpp): one write(2) a
+// sample, fdatasync at most every sync_every, so kill -9 leaves every whole sample readable.
 class WatchCsvWriter {
  public:
   // Creates (truncates) the file and writes the header; throws RunError naming the path.
   explicit WatchCsvWriter(const std::filesystem::path& path,
                           std::chrono::milliseconds sync_every = std::chrono::seconds(1));
-  ~WatchCsvWriter();
-  WatchCsvWriter(const WatchCsvWriter&) = delete;
-  WatchCsvWriter& operator=(const WatchCsvWriter&) = delete;
 
   // Throws RunError when the write fails (disk full).
-  void append(const WatchSample& sample);
-  const std::filesystem::path& path() const { return path_; }
+  void append(const WatchSample& sample) { log_.append(format_watch_sample(sample)); }
+  const std::filesystem::path& path() const { return log_.path(); }
 
  private:
-  void write_all(const std::string& text);
-
-  std::filesystem::path path_;
-  int fd_ = -1;
-  std::chrono::milliseconds sync_every_;
-  std::chrono::steady_clock::time_point last_sync_;
-  std::mutex mutex_;
+  AppendLog log_;
 };
 
 }  // namespace pipecheck

@@ -1,0 +1,69 @@
+// The append-only record: O_APPEND, one write(2) per append, throttled fdatasync.
+#include "core/append_log.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "core/errors.hpp"
+
+namespace pipecheck {
+
+WholeLines split_whole_lines(const std::string& text) {
+  WholeLines result;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) {
+      result.discarded_tail_bytes = text.size() - start;
+      break;
+    }
+    result.lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return result;
+}
+
+AppendLog::AppendLog(const std::filesystem::path& path, const std::string& first_line,
+                     std::chrono::milliseconds sync_every)
+    : path_(path), sync_every_(sync_every), last_sync_(std::chrono::steady_clock::now()) {
+  // O_APPEND: every write lands at the end even if something else appends (a reader tailing
+  // the file is fine; two writers would still interleave whole writes only).
+  fd_ = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw_errno("open", path.string());
+  write_all(first_line + "\n");
+  sync();
+}
+
+AppendLog::~AppendLog() {
+  if (fd_ < 0) return;
+  fdatasync(fd_);
+  close(fd_);
+}
+
+void AppendLog::write_all(const std::string& text) {
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = write(fd_, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw_errno("write", path_.string());
+    written += static_cast<std::size_t>(n);
+  }
+}
+
+void AppendLog::append(const std::string& lines) {
+  const std::lock_guard lock(mutex_);
+  write_all(lines);
+  if (std::chrono::steady_clock::now() - last_sync_ >= sync_every_) {
+    fdatasync(fd_);
+    last_sync_ = std::chrono::steady_clock::now();
+  }
+}
+
+void AppendLog::sync() {
+  fdatasync(fd_);
+  last_sync_ = std::chrono::steady_clock::now();
+}
+
+}  // namespace pipecheck

@@ -1,0 +1,50 @@
+// The append-only record: the first line and every append are on disk as written, a missing
+// folder is an error naming the path, and a last line without its newline is never parsed.
+#include "core/append_log.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "core/file_io.hpp"
+
+namespace pipecheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(AppendLog, WritesTheFirstLineThenEachAppend) {
+  const fs::path dir = fs::temp_directory_path() / ("pipecheck-appendlog-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  {
+    AppendLog log(dir / "x.csv", "a,b");
+    EXPECT_EQ(read_file(dir / "x.csv"), "a,b\n");
+    log.append("1,2\n");
+    log.append("3,4\n5,6\n");
+    EXPECT_EQ(read_file(dir / "x.csv"), "a,b\n1,2\n3,4\n5,6\n");  // before close: nothing buffered
+  }
+  AppendLog again(dir / "x.csv", "c");  // a new record truncates the old one
+  EXPECT_EQ(read_file(dir / "x.csv"), "c\n");
+  fs::remove_all(dir);
+}
+
+TEST(AppendLog, MissingFolderIsAnErrorNamingThePath) {
+  try {
+    AppendLog log("/nonexistent-pipecheck-folder/x.csv", "a");
+    FAIL() << "no error";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent-pipecheck-folder/x.csv"), std::string::npos) << e.what();
+  }
+}
+
+TEST(AppendLog, ReadingBackKeepsWholeLinesOnly) {
+  const WholeLines whole = split_whole_lines("h\n1,2\n3,");
+  EXPECT_EQ(whole.lines, (std::vector<std::string>{"h", "1,2"}));
+  EXPECT_EQ(whole.discarded_tail_bytes, 2u);
+  EXPECT_EQ(split_whole_lines("h\n").discarded_tail_bytes, 0u);
+  EXPECT_TRUE(split_whole_lines("").lines.empty());
+}
+
+}  // namespace
+}  // namespace pipecheck
