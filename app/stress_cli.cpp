@@ -10,6 +10,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "app/duration_flag.hpp"
+#include "app/stop_signals.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 
@@ -17,37 +19,7 @@ namespace pipecheck {
 
 namespace {
 
-void on_stop_signal(int) { request_stress_stop(); }
-
-// SIGINT and SIGTERM ask the run to stop and write its summary; the old handlers come back after.
-class StopSignals {
- public:
-  StopSignals() {
-    struct sigaction action {};
-    action.sa_handler = on_stop_signal;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~StopSignals() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
-
-double duration_flag(const std::string& flag, const std::string& text) {
-  const auto seconds = parse_duration_seconds(text);
-  if (!seconds || *seconds <= 0) {
-    throw UsageError(flag + ": '" + text + "' is not a duration (e.g. 90, 90s, 10m, 2h)");
-  }
-  return *seconds;
-}
+void on_stop_signal(int, siginfo_t*, void*) { request_stress_stop(); }
 
 std::vector<int> gpu_list(const std::string& text) {
   std::vector<int> indices;
@@ -65,18 +37,6 @@ std::vector<int> gpu_list(const std::string& text) {
 }
 
 }  // namespace
-
-std::optional<double> parse_duration_seconds(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || value < 0) return std::nullopt;
-  const std::string unit(end);
-  if (unit.empty() || unit == "s") return value;
-  if (unit == "m" || unit == "min") return value * 60;
-  if (unit == "h") return value * 3600;
-  return std::nullopt;
-}
 
 CLI::App* add_stress_command(CLI::App& app, StressCliState& s) {
   auto* cmd = app.add_subcommand(
@@ -161,7 +121,7 @@ int run_stress_command(const StressCliState& state) {
   try {
     const StressConfig config = stress_config_from_cli(state, isatty(STDOUT_FILENO) == 1);
     reset_stress_stop();
-    const StopSignals signals;
+    const StopSignals signals(on_stop_signal);
     outcome = run_stress(config, default_stress_hooks(), std::cout);
   } catch (const UsageError& e) {
     std::cerr << "pipecheck: " << e.what() << "\n";

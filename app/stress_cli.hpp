@@ -39,8 +39,6 @@ CLI::App* add_stress_command(CLI::App& app, StressCliState& state);
 // Runs it; prints one line and returns 2 for bad flag values, 3 when it cannot run.
 int run_stress_command(const StressCliState& state);
 
-// "90" and "90s" -> 90, "10m" -> 600, "2h" -> 7200, "1.5m" -> 90; nullopt for anything else.
-std::optional<double> parse_duration_seconds(const std::string& text);
 // The config run_stress gets; throws UsageError naming the flag.
 StressConfig stress_config_from_cli(const StressCliState& state, bool stdout_is_tty);
 

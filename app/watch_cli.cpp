@@ -8,7 +8,8 @@
 #include <csignal>
 #include <iostream>
 
-#include "app/stress_cli.hpp"
+#include "app/duration_flag.hpp"
+#include "app/stop_signals.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "watch/watch_rules.hpp"
@@ -24,33 +25,6 @@ void on_signal(int signal, siginfo_t* info, void*) {
   on_watch_signal(signal, sent);
 }
 
-class WatchSignals {
- public:
-  WatchSignals() {
-    struct sigaction action {};
-    action.sa_sigaction = on_signal;
-    action.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~WatchSignals() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  WatchSignals(const WatchSignals&) = delete;
-  WatchSignals& operator=(const WatchSignals&) = delete;
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
-
-double seconds_flag(const std::string& flag, const std::string& text) {
-  const auto seconds = parse_duration_seconds(text);
-  if (!seconds || *seconds <= 0) throw UsageError(flag + ": '" + text + "' is not a duration (e.g. 0.5, 1s, 10m, 2h)");
-  return *seconds;
-}
 
 }  // namespace
 
@@ -85,8 +59,8 @@ WatchConfig watch_config_from_cli(const WatchCliState& s, bool stderr_is_tty) {
   WatchConfig config;
   config.command = s.command;
   config.pid = s.pid;
-  if (!s.duration.empty()) config.duration_s = seconds_flag("--duration", s.duration);
-  config.interval_s = seconds_flag("--interval", s.interval);
+  if (!s.duration.empty()) config.duration_s = duration_flag("--duration", s.duration);
+  config.interval_s = duration_flag("--interval", s.interval);
   if (config.interval_s < 0.05) throw UsageError("--interval: '" + s.interval + "' is below the shortest, 0.05 s");
   config.out_dir = s.out.empty() ? std::filesystem::path("results") / ("watch-" + host_name() + "-" + utc_now_compact())
                                  : std::filesystem::path(s.out);
@@ -109,7 +83,7 @@ int run_watch_command(const WatchCliState& state) {
   try {
     const WatchConfig config = watch_config_from_cli(state, isatty(STDERR_FILENO) == 1);
     reset_watch_stop();
-    const WatchSignals signals;
+    const StopSignals signals(on_signal, SA_RESTART);
     return run_watch(config, std::cerr).exit_code;
   } catch (const UsageError& e) {
     std::cerr << "pipecheck: " << e.what() << "\n";

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "app/duration_flag.hpp"
 #include "app/stress_cli.hpp"
 #include "core/cuda_devices.hpp"
 #include "core/errors.hpp"
