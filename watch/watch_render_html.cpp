@@ -153,7 +153,7 @@ std::vector<LineChart> gpu_charts(const WatchReport& report, const std::vector<W
 std::vector<LineChart> host_charts(const WatchReport& report, const std::vector<WatchSample>& samples) {
   LineChart job = time_chart(report, "The job's CPU (% of one core)", "% of a core");
   add_if_any(job, series_of(samples, "all its threads", [](const WatchSample& s) { return s.job.cpu_pct; }));
-  add_if_any(job, series_of(samples, "busiest thread: demand (on a CPU + waiting)",
+  add_if_any(job, series_of(samples, "busiest thread: demand",
                             [](const WatchSample& s) { return s.job.top_thread_demand_pct; }));
   add_if_any(job, series_of(samples, "busiest thread: on a CPU", [](const WatchSample& s) { return s.job.top_thread_pct; },
                             true));
