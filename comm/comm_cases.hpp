@@ -20,7 +20,8 @@ struct CommCase {
 };
 
 // Each chosen collective, then dtype, then size ascending; a size too small to give every rank
-// one element of the dtype is left out (nccl-tests would run it with count 0), and so is a size
+// one element (all-gather, reduce-scatter: 16 bytes) is left out (nccl-tests would run it with
+// count 0), and so is a size
 // that rounds to the same operation as the one before it.
 std::vector<CommCase> comm_cases(const CommOptions& options, const std::vector<std::uint64_t>& sizes, int ranks);
 

@@ -84,15 +84,19 @@ CollectiveCounts collective_counts(Collective collective, std::uint64_t size_byt
   if (element_bytes <= 0 || ranks <= 0) return counts;
   const std::uint64_t count = size_bytes / static_cast<std::uint64_t>(element_bytes);
   const auto n = static_cast<std::uint64_t>(ranks);
+  // nccl-tests (since its eltSize argument): each rank's block rounded down to whole 16 bytes,
+  // `(count/nranks) & -(16/eltSize)`, so every block of the gathered array stays aligned.
+  const auto per_16 = static_cast<std::uint64_t>(element_bytes < 16 ? 16 / element_bytes : 1);
+  const std::uint64_t block = count / n / per_16 * per_16;
   switch (collective) {
     case Collective::all_gather:
-      counts.send_count = count / n;
-      counts.recv_count = count / n * n;
+      counts.send_count = block;
+      counts.recv_count = block * n;
       counts.param_count = counts.send_count;
       break;
     case Collective::reduce_scatter:
-      counts.send_count = count / n * n;
-      counts.recv_count = count / n;
+      counts.send_count = block * n;
+      counts.recv_count = block;
       counts.param_count = counts.recv_count;
       break;
     case Collective::all_reduce:

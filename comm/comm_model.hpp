@@ -39,8 +39,8 @@ std::optional<CommDtype> parse_comm_dtype(const std::string& text);
 double bus_factor(Collective collective, int ranks);
 
 // The element counts of one operation of `size_bytes`, nccl-tests' getCollByteCount:
-// count = size / element bytes; all-gather sends count/n per rank and receives (count/n) x n;
-// reduce-scatter the reverse; all-reduce and broadcast count both ways.
+// count = size / element bytes; all-gather sends b = count/n per rank, rounded down to whole
+// 16 bytes, and receives b x n; reduce-scatter the reverse; all-reduce and broadcast count both ways.
 struct CollectiveCounts {
   std::uint64_t param_count = 0;  // the count argument of the NCCL call
   std::uint64_t send_count = 0;   // elements each rank sends

@@ -6,6 +6,8 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <exception>
+#include <string>
 
 #include "comm/comm_kernels.hpp"
 #include "comm/comm_runner.hpp"
@@ -28,6 +30,9 @@ struct GpuSlot {
   void* send = nullptr;
   void* recv = nullptr;
   unsigned long long* wrong = nullptr;
+  // Pinned, so the read-back is truly asynchronous and wait() can still see NCCL's errors
+  // (a copy into pageable memory blocks the host until the stream gets there).
+  unsigned long long* wrong_host = nullptr;
 };
 
 ncclDataType_t nccl_type(CommDtype dtype) { return dtype == CommDtype::bf16 ? ncclBfloat16 : ncclFloat32; }
@@ -99,9 +104,12 @@ void CommRunner::State::create_streams_and_buffers() {
     PIPECHECK_NCCL(ncclMemAlloc(&gpu.send, buffer_bytes), gpu.device, nullptr);
     PIPECHECK_NCCL(ncclMemAlloc(&gpu.recv, buffer_bytes), gpu.device, nullptr);
     PIPECHECK_CUDA(cudaMalloc(&gpu.wrong, sizeof(unsigned long long)), gpu.device);
-    // Defined contents for the timed runs; the check writes its own inputs.
+    PIPECHECK_CUDA(cudaMallocHost(&gpu.wrong_host, sizeof(unsigned long long)), gpu.device);
+    // Defined contents for the timed runs; the check writes its own inputs. cudaMemset runs on
+    // the legacy default stream, which a non-blocking stream does not wait for: wait here.
     PIPECHECK_CUDA(cudaMemset(gpu.send, 0, buffer_bytes), gpu.device);
     PIPECHECK_CUDA(cudaMemset(gpu.recv, 0, buffer_bytes), gpu.device);
+    PIPECHECK_CUDA(cudaDeviceSynchronize(), gpu.device);
   }
 }
 
@@ -139,6 +147,7 @@ void CommRunner::State::release() noexcept {
     if (gpu.send != nullptr) ncclMemFree(gpu.send);
     if (gpu.recv != nullptr) ncclMemFree(gpu.recv);
     if (gpu.wrong != nullptr) cudaFree(gpu.wrong);
+    if (gpu.wrong_host != nullptr) cudaFreeHost(gpu.wrong_host);
     if (gpu.start != nullptr) cudaEventDestroy(gpu.start);
     if (gpu.stop != nullptr) cudaEventDestroy(gpu.stop);
     if (gpu.stream != nullptr) cudaStreamDestroy(gpu.stream);
@@ -199,7 +208,15 @@ CommRunner::CommRunner(const std::vector<LocalGpu>& gpus, int ranks, std::uint64
   state_->buffer_bytes = std::max<std::uint64_t>(buffer_bytes, 256);
   if (state_->gpus.empty()) throw RunError("no GPU for this process");
   try {
-    state_->create_streams_and_buffers();
+    // Every rank must know that every rank has its buffers before any enters the id broadcast,
+    // or a rank that failed here would meet the others' MPI_Bcast with its own error gather.
+    std::string error;
+    try {
+      state_->create_streams_and_buffers();
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    if (const std::string agreed = agree_on_error(group, error); !agreed.empty()) throw RunError(agreed);
     state_->create_communicators(group);
   } catch (...) {
     state_->release();  // a throwing constructor runs no destructor
@@ -253,19 +270,17 @@ std::uint64_t CommRunner::check(const CommCase& c) {
     PIPECHECK_CUDA(cudaMemsetAsync(gpu.wrong, 0, sizeof(unsigned long long), gpu.stream), gpu.device);
   }
   state_->enqueue(c, 0);
-  std::vector<unsigned long long> wrong(state_->gpus.size(), 0);
-  for (std::size_t i = 0; i < state_->gpus.size(); ++i) {
-    const GpuSlot& gpu = state_->gpus[i];
+  for (const GpuSlot& gpu : state_->gpus) {
     PIPECHECK_CUDA(cudaSetDevice(gpu.device), gpu.device);
     launch_count_wrong(c.dtype, c.collective, gpu.recv, c.counts, gpu.rank, state_->ranks, gpu.wrong, gpu.stream);
     PIPECHECK_CUDA(cudaGetLastError(), gpu.device);
-    PIPECHECK_CUDA(cudaMemcpyAsync(&wrong[i], gpu.wrong, sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+    PIPECHECK_CUDA(cudaMemcpyAsync(gpu.wrong_host, gpu.wrong, sizeof(unsigned long long), cudaMemcpyDeviceToHost,
                                    gpu.stream),
                    gpu.device);
   }
   state_->wait();
   std::uint64_t total = 0;
-  for (unsigned long long w : wrong) total += w;
+  for (const GpuSlot& gpu : state_->gpus) total += *gpu.wrong_host;
   return total;
 }
 

@@ -30,15 +30,16 @@ TEST(CommCases, CollectiveThenDtypeThenSize) {
 }
 
 TEST(CommCases, SizesBelowOneElementPerRankAndRepeatsAreLeftOut) {
-  // 8 ranks: an all-gather of 8 or 16 bytes of float gives a rank no element; 32 bytes give one.
-  const auto cases = comm_cases(options_for({Collective::all_gather}, {CommDtype::float32}), {8, 16, 32, 64}, 8);
+  // 8 ranks: nccl-tests rounds each rank's block down to whole 16 bytes, so an all-gather of
+  // float below 128 bytes gives a rank nothing; 128 bytes give it four elements.
+  const auto cases = comm_cases(options_for({Collective::all_gather}, {CommDtype::float32}), {8, 16, 64, 128, 256}, 8);
   ASSERT_EQ(cases.size(), 2u);
-  EXPECT_EQ(cases[0].counts.bytes, 32u);
-  // 3 ranks, 12 and 16 bytes both round to one float per rank: one case.
-  const auto rounded = comm_cases(options_for({Collective::reduce_scatter}, {CommDtype::float32}), {12, 16, 24}, 3);
+  EXPECT_EQ(cases[0].counts.bytes, 128u);
+  // 3 ranks, 48 and 56 bytes both round to four floats per rank: one case.
+  const auto rounded = comm_cases(options_for({Collective::reduce_scatter}, {CommDtype::float32}), {48, 56, 96}, 3);
   ASSERT_EQ(rounded.size(), 2u);
-  EXPECT_EQ(rounded[0].counts.bytes, 12u);
-  EXPECT_EQ(rounded[1].counts.bytes, 24u);
+  EXPECT_EQ(rounded[0].counts.bytes, 48u);
+  EXPECT_EQ(rounded[1].counts.bytes, 96u);
 }
 
 TEST(CommCases, NamesAreStableMeasurementKeys) {

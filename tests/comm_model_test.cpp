@@ -33,17 +33,19 @@ TEST(CommModel, AllReduceAndBroadcastCountTheWholeBuffer) {
 
 TEST(CommModel, AllGatherAndReduceScatterSizeIsTheTotalArray) {
   // nccl-tests: -b/-e give the whole array; each rank sends (all-gather) or receives
-  // (reduce-scatter) count/n, and the "size" column is max(send, recv).
+  // (reduce-scatter) count/n rounded down to whole 16 bytes, and the "size" column is max(send, recv).
   const CollectiveCounts gather = collective_counts(Collective::all_gather, 1000, 4, 3);
-  EXPECT_EQ(gather.param_count, 83u);  // 250 elements / 3 ranks
-  EXPECT_EQ(gather.send_count, 83u);
-  EXPECT_EQ(gather.recv_count, 249u);
-  EXPECT_EQ(gather.bytes, 996u);
+  EXPECT_EQ(gather.param_count, 80u);  // 250 elements / 3 ranks = 83, down to a multiple of 4 floats
+  EXPECT_EQ(gather.send_count, 80u);
+  EXPECT_EQ(gather.recv_count, 240u);
+  EXPECT_EQ(gather.bytes, 960u);
   const CollectiveCounts scatter = collective_counts(Collective::reduce_scatter, 1000, 4, 3);
-  EXPECT_EQ(scatter.param_count, 83u);
-  EXPECT_EQ(scatter.send_count, 249u);
-  EXPECT_EQ(scatter.recv_count, 83u);
-  EXPECT_EQ(scatter.bytes, 996u);
+  EXPECT_EQ(scatter.param_count, 80u);
+  EXPECT_EQ(scatter.send_count, 240u);
+  EXPECT_EQ(scatter.recv_count, 80u);
+  EXPECT_EQ(scatter.bytes, 960u);
+  // bf16: blocks of 8 elements (1000 bytes = 500 elements / 3 = 166, down to 160).
+  EXPECT_EQ(collective_counts(Collective::all_gather, 1000, 2, 3).param_count, 160u);
   // Too small to give each rank an element: nothing to run.
   EXPECT_EQ(collective_counts(Collective::all_gather, 8, 4, 8).param_count, 0u);
 }
