@@ -25,6 +25,18 @@ WholeLines split_whole_lines(const std::string& text) {
   return result;
 }
 
+std::vector<std::string> split_cells(const std::string& line, char separator) {
+  std::vector<std::string> cells(1);
+  for (char c : line) {
+    if (c == separator) {
+      cells.emplace_back();
+    } else {
+      cells.back() += c;
+    }
+  }
+  return cells;
+}
+
 AppendLog::AppendLog(const std::filesystem::path& path, const std::string& first_line,
                      std::chrono::milliseconds sync_every)
     : path_(path), sync_every_(sync_every), last_sync_(std::chrono::steady_clock::now()) {

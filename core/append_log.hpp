@@ -22,6 +22,20 @@ struct WholeLines {
 };
 WholeLines split_whole_lines(const std::string& text);
 
+// The cells of one line (no quoting: the records write none); "" gives one empty cell.
+std::vector<std::string> split_cells(const std::string& line, char separator = ',');
+
+// The header line of a record: the column names joined with commas.
+template <typename Names>
+std::string header_line(const Names& names) {
+  std::string text;
+  for (const char* name : names) {
+    if (!text.empty()) text += ',';
+    text += name;
+  }
+  return text;
+}
+
 class AppendLog {
  public:
   // Creates (truncates) the file, writes `first_line` and a newline, and syncs. O_CLOEXEC: a

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/append_log.hpp"
 #include "core/errors.hpp"
 #include "stress/throttle_reasons.hpp"
 
@@ -39,18 +40,6 @@ std::string joined_xids(const std::vector<int>& xids) {
     text += std::to_string(xid);
   }
   return text;
-}
-
-std::vector<std::string> split_cells(const std::string& line, char separator = ',') {
-  std::vector<std::string> cells(1);
-  for (char c : line) {
-    if (c == separator) {
-      cells.emplace_back();
-    } else {
-      cells.back() += c;
-    }
-  }
-  return cells;
 }
 
 // Cell parsers: empty -> nullopt; garbage -> throws std::invalid_argument naming the cell.
@@ -110,14 +99,7 @@ TelemetryRow parse_row(const std::vector<std::string>& c) {
 }  // namespace
 
 const std::string& telemetry_csv_header() {
-  static const std::string header = [] {
-    std::string text;
-    for (const char* column : columns) {
-      if (!text.empty()) text += ',';
-      text += column;
-    }
-    return text;
-  }();
+  static const std::string header = header_line(columns);
   return header;
 }
 

@@ -46,5 +46,13 @@ TEST(AppendLog, ReadingBackKeepsWholeLinesOnly) {
   EXPECT_TRUE(split_whole_lines("").lines.empty());
 }
 
+TEST(AppendLog, CellsAndHeaderLine) {
+  EXPECT_EQ(split_cells("a,,b"), (std::vector<std::string>{"a", "", "b"}));
+  EXPECT_EQ(split_cells(""), (std::vector<std::string>{""}));
+  EXPECT_EQ(split_cells("1|2", '|'), (std::vector<std::string>{"1", "2"}));
+  const char* names[] = {"utc_time", "elapsed_s"};
+  EXPECT_EQ(header_line(names), "utc_time,elapsed_s");
+}
+
 }  // namespace
 }  // namespace pipecheck

@@ -138,18 +138,6 @@ std::string disk_line(const WatchSample& sample, const DiskWatch& disk) {
 
 // ---- parsing --------------------------------------------------------------------------------
 
-std::vector<std::string> split(const std::string& line, char separator) {
-  std::vector<std::string> cells(1);
-  for (char c : line) {
-    if (c == separator) {
-      cells.emplace_back();
-    } else {
-      cells.back() += c;
-    }
-  }
-  return cells;
-}
-
 // Empty -> nullopt; garbage throws std::invalid_argument naming the column.
 std::optional<double> opt_number(const Row& row, Column column) {
   const std::string& cell = row[column];
@@ -217,7 +205,7 @@ void add_row(const Row& row, WatchSample& sample) {
     sample.host.core_pct.clear();
     if (!row[c_cores].empty()) {
       Row cores(column_count);
-      for (const auto& cell : split(row[c_cores], '|')) {
+      for (const auto& cell : split_cells(row[c_cores], '|')) {
         cores[c_cores] = cell;
         sample.host.core_pct.push_back(req_number(cores, c_cores));
       }
@@ -242,14 +230,7 @@ void add_row(const Row& row, WatchSample& sample) {
 }  // namespace
 
 const std::string& watch_csv_header() {
-  static const std::string header = [] {
-    std::string text;
-    for (const char* column : kColumns) {
-      if (!text.empty()) text += ',';
-      text += column;
-    }
-    return text;
-  }();
+  static const std::string header = header_line(kColumns);
   return header;
 }
 
@@ -275,7 +256,7 @@ ParsedWatchCsv parse_watch_csv(const std::string& text) {
       parsed.errors.push_back("line 1: not the watch.csv header");
       return parsed;
     }
-    const Row row = split(line, ',');
+    const Row row = split_cells(line, ',');
     const std::string where = "line " + std::to_string(line_number) + ": ";
     if (row.size() != column_count) {
       parsed.errors.push_back(where + std::to_string(row.size()) + " cells, expected " + std::to_string(column_count));
