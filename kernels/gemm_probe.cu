@@ -141,9 +141,9 @@ std::string register_cases(const ProbeOptions& options) {
       }
       const auto shapes = user_shapes.empty() ? default_shapes(options.mode, dtype) : user_shapes;
       for (const GemmShape& shape : shapes) {
-        if (!shape_fits_dtype(shape, dtype)) {
+        if (const std::string misfit = shape_misfit(shape, dtype); !misfit.empty()) {
           unsupported += std::string(unsupported.empty() ? "" : ", ") + dtype_name(dtype) + " " +
-                         shape_text(shape) + " (dimensions must be multiples of 16)";
+                         shape_text(shape) + " (" + misfit + ")";
           continue;
         }
         GemmCase c{gpu, dtype, shape};

@@ -330,9 +330,10 @@ GemmSample GemmRunner::sample(int rows, int cols) {
   const auto m = static_cast<std::size_t>(s.shape.m);
   const auto n = static_cast<std::size_t>(s.shape.n);
   const auto k = static_cast<std::size_t>(s.shape.k);
-  // Poison: all-ones bits are NaN in every float format (and -1 in int32), so an element the
-  // matmul did not write cannot pass.
-  PIPECHECK_CUDA(cudaMemsetAsync(s.d, 0xff, m * n * out_bytes, s.stream), dev);
+  // Poison, so an element the matmul did not write cannot pass: all-ones bits are NaN in every
+  // float format; int32 gets kInt8Poison, which no allowed K can sum to (see kInt8MaxExactK).
+  const int poison_byte = s.dtype == GemmDtype::int8 ? (kInt8Poison & 0xff) : 0xff;
+  PIPECHECK_CUDA(cudaMemsetAsync(s.d, poison_byte, m * n * out_bytes, s.stream), dev);
   PIPECHECK_CUBLAS(s.matmul(&s.algo, 0), dev);
   PIPECHECK_CUDA(cudaStreamSynchronize(s.stream), dev);
 

@@ -91,9 +91,13 @@ GemmShape parse_shape(const std::string& text) {
   return {*m, *n, *k};
 }
 
-bool shape_fits_dtype(const GemmShape& shape, GemmDtype dtype) {
-  if (dtype != GemmDtype::fp8 && dtype != GemmDtype::int8) return true;
-  return shape.m % 16 == 0 && shape.n % 16 == 0 && shape.k % 16 == 0;
+std::string shape_misfit(const GemmShape& shape, GemmDtype dtype) {
+  if (dtype != GemmDtype::fp8 && dtype != GemmDtype::int8) return "";
+  if (shape.m % 16 != 0 || shape.n % 16 != 0 || shape.k % 16 != 0) return "dimensions must be multiples of 16";
+  if (dtype == GemmDtype::int8 && shape.k > kInt8MaxExactK) {
+    return "K must be at most " + std::to_string(kInt8MaxExactK) + " so its int32 sums are exact";
+  }
+  return "";
 }
 
 std::vector<GemmShape> default_shapes(ProbeMode mode, GemmDtype dtype) {

@@ -40,10 +40,16 @@ struct GemmShape {
 std::string shape_text(const GemmShape& shape);
 // "MxNxK" with positive whole numbers (also 'X'); throws UsageError naming the text.
 // fp8 and int8 kernels need every dimension a multiple of 16: checked per dtype by
-// shape_fits_dtype, not here, so one --shape serves every dtype.
+// shape_misfit, not here, so one --shape serves every dtype.
 GemmShape parse_shape(const std::string& text);
-// Whether cuBLASLt's fast path takes the shape for the dtype (fp8/int8: multiples of 16).
-bool shape_fits_dtype(const GemmShape& shape, GemmDtype dtype);
+// An int8 output element the matmul did not write keeps this poison (memset byte 0x7f).
+constexpr std::int32_t kInt8Poison = 0x7f7f7f7f;
+// The largest K an int8 GEMM checks exactly: inputs lie in [-127, 127], so one dot product is at
+// most 127 * 127 * K in magnitude; below the poison it also stays within int32 (no overflow).
+constexpr std::int64_t kInt8MaxExactK = kInt8Poison / (127 * 127);
+// Why the dtype cannot run the shape, or "" when it can: fp8/int8 need multiples of 16
+// (cuBLASLt's fast path); int8 needs K <= kInt8MaxExactK, else a sum could overflow int32 or equal the poison.
+std::string shape_misfit(const GemmShape& shape, GemmDtype dtype);
 
 // The sweep: square shapes and the tall/deep ones mamf-finder finds best; fewer in quick mode,
 // larger in full mode. FP64 and FP32 drop the largest (seconds per call, nothing learned).

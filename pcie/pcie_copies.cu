@@ -136,7 +136,9 @@ PcieCopier::PcieCopier(const GpuTarget& gpu, std::uint64_t capacity, bool pageab
       PIPECHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&host_source_), capacity_, flags), dev);
       PIPECHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&host_target_), capacity_, flags), dev);
     }
-    // First touch here, on the thread the caller bound to the node: the pages land there.
+    // Where the pages land: pageable ones at this first touch, pinned ones already when
+    // cudaHostAlloc pinned them. Both happen under the caller's NUMA binding (memory policy and
+    // CPUs), so either way on the node asked for.
     auto* words = reinterpret_cast<std::uint64_t*>(host_source_);
     for (std::uint64_t i = 0; i < capacity_ / 8; ++i) words[i] = pattern_word(kHostSeed, i);
     std::memset(host_target_, 0, capacity_);

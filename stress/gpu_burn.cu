@@ -197,6 +197,7 @@ class GpuBurnWorker final : public BurnWorker {
   void gemm(void* c);
   void compare(const void* c);
   void wait(cudaEvent_t event, WorkerContext& ctx, const std::string& what);
+  void release_reference_check();
   void release();
   unsigned blocks_for(std::uint64_t count) const {
     return static_cast<unsigned>(std::min<std::uint64_t>((count + threads_per_block - 1) / threads_per_block,
@@ -219,6 +220,9 @@ class GpuBurnWorker final : public BurnWorker {
   unsigned long long* host_counters_ = nullptr;    // pinned: [parity][2]
   std::uint32_t* memory_ = nullptr;
   std::uint64_t memory_words_ = 0;
+  int* check_indices_ = nullptr;        // check_reference's rows then columns
+  double* check_device_out_ = nullptr;  // its exact dots, |a||b| sums and GEMM elements
+  double* check_host_out_ = nullptr;    // pinned copy of check_device_out_
 };
 
 void GpuBurnWorker::setup(WorkerContext& ctx) {
@@ -365,12 +369,14 @@ void GpuBurnWorker::check_reference(WorkerContext& ctx) {
     rows[k] = static_cast<int>((std::uint64_t(k) * 2654435761u + 17) % std::uint64_t(n_));
     cols[k] = static_cast<int>((std::uint64_t(k) * 40503u + 101) % std::uint64_t(n_));
   }
-  int* device_indices = nullptr;
-  double* device_out = nullptr;
-  double* host_out = nullptr;
-  cuda_check(cudaMalloc(&device_indices, 2 * reference_checks * sizeof(int)), "cudaMalloc", gpu());
-  cuda_check(cudaMalloc(&device_out, 3 * reference_checks * sizeof(double)), "cudaMalloc", gpu());
-  cuda_check(cudaMallocHost(&host_out, 3 * reference_checks * sizeof(double)), "cudaMallocHost", gpu());
+  // Members, not locals: release() frees them when a later step throws, and a hung GPU
+  // (WorkerAbandoned) leaves them alone like everything else on its stuck context.
+  cuda_check(cudaMalloc(&check_indices_, 2 * reference_checks * sizeof(int)), "cudaMalloc", gpu());
+  cuda_check(cudaMalloc(&check_device_out_, 3 * reference_checks * sizeof(double)), "cudaMalloc", gpu());
+  cuda_check(cudaMallocHost(&check_host_out_, 3 * reference_checks * sizeof(double)), "cudaMallocHost", gpu());
+  int* const device_indices = check_indices_;
+  double* const device_out = check_device_out_;
+  double* const host_out = check_host_out_;
   cuda_check(cudaMemcpyAsync(device_indices, rows.data(), reference_checks * sizeof(int),
                              cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync", gpu());
   cuda_check(cudaMemcpyAsync(device_indices + reference_checks, cols.data(), reference_checks * sizeof(int),
@@ -416,9 +422,7 @@ void GpuBurnWorker::check_reference(WorkerContext& ctx) {
       ++bad;
     }
   }
-  cudaFree(device_indices);
-  cudaFree(device_out);
-  cudaFreeHost(host_out);
+  release_reference_check();
   ctx.note(gpu() + ": reference checked at " + std::to_string(reference_checks) +
            " elements against FP64 dot products: " + std::to_string(bad) + " wrong");
   // A reference that is itself wrong makes every later comparison meaningless: count it.
@@ -483,7 +487,17 @@ void GpuBurnWorker::burn(WorkerContext& ctx) {
   if (in_flight) complete(batch - 1);
 }
 
+void GpuBurnWorker::release_reference_check() {
+  if (check_indices_) cudaFree(check_indices_);
+  if (check_device_out_) cudaFree(check_device_out_);
+  if (check_host_out_) cudaFreeHost(check_host_out_);
+  check_indices_ = nullptr;
+  check_device_out_ = nullptr;
+  check_host_out_ = nullptr;
+}
+
 void GpuBurnWorker::release() {
+  release_reference_check();
   if (memory_) cudaFree(memory_);
   for (void* result : results_) {
     if (result) cudaFree(result);

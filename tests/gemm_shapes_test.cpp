@@ -48,16 +48,27 @@ TEST(GemmShapes, SweepPerMode) {
   EXPECT_NE(std::find(fp64.begin(), fp64.end(), GemmShape{8192, 8192, 8192}), fp64.end());
   for (auto dtype : all_dtypes()) {
     for (const auto& shape : default_shapes(ProbeMode::full, dtype)) {
-      EXPECT_TRUE(shape_fits_dtype(shape, dtype)) << shape_text(shape);
+      EXPECT_EQ(shape_misfit(shape, dtype), "") << shape_text(shape);
     }
   }
 }
 
 TEST(GemmShapes, Fp8AndInt8NeedMultiplesOf16) {
-  EXPECT_TRUE(shape_fits_dtype({100, 100, 100}, GemmDtype::bf16));
-  EXPECT_FALSE(shape_fits_dtype({100, 128, 128}, GemmDtype::fp8));
-  EXPECT_FALSE(shape_fits_dtype({128, 128, 100}, GemmDtype::int8));
-  EXPECT_TRUE(shape_fits_dtype({128, 256, 4096}, GemmDtype::fp8));
+  EXPECT_EQ(shape_misfit({100, 100, 100}, GemmDtype::bf16), "");
+  EXPECT_EQ(shape_misfit({100, 128, 128}, GemmDtype::fp8), "dimensions must be multiples of 16");
+  EXPECT_EQ(shape_misfit({128, 128, 100}, GemmDtype::int8), "dimensions must be multiples of 16");
+  EXPECT_EQ(shape_misfit({128, 256, 4096}, GemmDtype::fp8), "");
+}
+
+TEST(GemmShapes, Int8KeepsItsInt32SumsExact) {
+  // 127 * 127 * K stays below the poison 0x7f7f7f7f = 2139062143 (and so within int32):
+  // 132622 * 16129 = 2139060238, 132623 * 16129 = 2139076367.
+  EXPECT_EQ(kInt8MaxExactK, 132622);
+  EXPECT_LT(kInt8MaxExactK * 127 * 127, kInt8Poison);
+  EXPECT_EQ(shape_misfit({128, 128, 132608}, GemmDtype::int8), "");
+  EXPECT_EQ(shape_misfit({128, 128, 132624}, GemmDtype::int8),
+            "K must be at most 132622 so its int32 sums are exact");
+  EXPECT_EQ(shape_misfit({128, 128, 132624}, GemmDtype::fp8), "");  // fp32 accumulation: no limit
 }
 
 TEST(GemmShapes, DtypesNamesAndSupport) {
