@@ -16,7 +16,7 @@ const std::map<char, const char*>& short_flags() {
   static const std::map<char, const char*> table = {
       {'b', "minbytes"}, {'e', "maxbytes"}, {'f', "stepfactor"}, {'i', "stepbytes"},
       {'n', "iters"},    {'w', "warmup_iters"}, {'c', "check"},  {'d', "datatype"},
-      {'o', "op"},       {'g', "ngpus"},
+      {'o', "op"},       {'g', "ngpus"},        {'T', "timeout"},
   };
   return table;
 }
@@ -120,7 +120,7 @@ void read_sweep(const ProbeOptions& options, CommOptions& comm) {
 
 const std::set<std::string>& comm_own_flags() {
   static const std::set<std::string> flags = {"minbytes",     "maxbytes", "stepfactor", "stepbytes",
-                                              "iters",        "warmup_iters", "check",  "datatype",
+                                              "iters",        "warmup_iters", "check",  "timeout", "datatype",
                                               "collectives",  "op",       "ngpus",      "gpus"};
   return flags;
 }
@@ -154,6 +154,9 @@ CommOptions parse_comm_options(const ProbeOptions& options) {
     comm.warmup_iters = static_cast<int>(parse_integer(*text, "warmup_iters", 0, 100000));
   }
   if (const auto* text = options.last("check")) comm.check = parse_integer(*text, "check", 0, 1000) > 0;
+  if (const auto* text = options.last("timeout")) {
+    comm.timeout_seconds = static_cast<int>(parse_integer(*text, "timeout", 0, 86400));
+  }
   if (const auto* text = options.last("op")) {
     if (*text != "sum") throw UsageError("--op '" + *text + "': only sum is measured");
   }

@@ -1,5 +1,5 @@
 // The flags of pipecheck-nccl: nccl-tests' own names (long --minbytes ..., and the short -b -e
-// -f -i -n -w -c -d -o -g, rewritten to the long ones), validated into CommOptions.
+// -f -i -n -w -c -d -o -g -T, rewritten to the long ones), validated into CommOptions.
 #pragma once
 
 #include <optional>
@@ -21,12 +21,14 @@ struct CommOptions {
   int iters = 20;                          // collectives per timed sample (nccl-tests -n)
   int warmup_iters = 5;                    // untimed collectives before each size (-w)
   bool check = true;                       // data check after each size (-c)
+  int timeout_seconds = 300;               // a wait that long without the GPUs finishing aborts the
+                                           // communicators (-T, as nccl-tests; 0: wait forever)
   std::optional<int> ngpus;                // -g / --ngpus: the first N GPUs (single process)
 };
 
 // The flags run_probe_main hands to the probe (--NAME VALUE or --NAME=VALUE): minbytes,
-// maxbytes, stepfactor, stepbytes, iters, warmup_iters, check, datatype, collectives, op,
-// ngpus, gpus.
+// maxbytes, stepfactor, stepbytes, iters, warmup_iters, check, timeout, datatype, collectives,
+// op, ngpus, gpus.
 const std::set<std::string>& comm_own_flags();
 
 // "-b 8 -e 1G -f 2" -> "--minbytes 8 --maxbytes 1G --stepfactor 2", "-b8" too; every other

@@ -26,8 +26,10 @@ class CommRunner {
  public:
   // Creates the communicators (ncclCommInitAll for a single process; ncclCommInitRank with the
   // unique id rank 0 broadcasts under MPI), a stream and two events per GPU, and send and
-  // receive buffers of `buffer_bytes` (ncclMemAlloc, as nccl-tests allocates them).
-  CommRunner(const std::vector<LocalGpu>& gpus, int ranks, std::uint64_t buffer_bytes, RankGroup& group);
+  // receive buffers of `buffer_bytes` (ncclMemAlloc, as nccl-tests allocates them). A wait that
+  // sees no finish for `timeout_seconds` (0: never) aborts the communicators and throws.
+  CommRunner(const std::vector<LocalGpu>& gpus, int ranks, std::uint64_t buffer_bytes, int timeout_seconds,
+             RankGroup& group);
   ~CommRunner();
   CommRunner(const CommRunner&) = delete;
   CommRunner& operator=(const CommRunner&) = delete;

@@ -6,6 +6,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <string>
 
@@ -85,6 +86,7 @@ struct CommRunner::State {
   std::vector<GpuSlot> gpus;
   int ranks = 0;
   std::uint64_t buffer_bytes = 0;
+  int timeout_seconds = 0;  // 0: wait() never gives up
   std::string broken;  // set once a communicator failed: later cases say why they cannot run
 
   void create_streams_and_buffers();
@@ -92,6 +94,7 @@ struct CommRunner::State {
   void release() noexcept;
   void enqueue(const CommCase& c, std::uint64_t offset);
   void wait();
+  [[noreturn]] void abort_all(const std::string& why);
   void fail_if_broken() const;
 };
 
@@ -166,8 +169,20 @@ void CommRunner::State::enqueue(const CommCase& c, std::uint64_t offset) {
   group.end();
 }
 
+// The communicators are unusable now: abort them all so no stream waits forever, and remember
+// why for the cases that follow.
+void CommRunner::State::abort_all(const std::string& why) {
+  broken = why;
+  for (GpuSlot& gpu : gpus) {
+    if (gpu.comm != nullptr) ncclCommAbort(gpu.comm);
+    gpu.comm = nullptr;
+  }
+  throw NcclError(why);
+}
+
 void CommRunner::State::wait() {
   std::vector<bool> done(gpus.size(), false);
+  const auto started = std::chrono::steady_clock::now();
   for (std::size_t remaining = gpus.size(); remaining > 0;) {
     bool progressed = false;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
@@ -184,28 +199,34 @@ void CommRunner::State::wait() {
       ncclResult_t async = ncclSuccess;
       PIPECHECK_NCCL(ncclCommGetAsyncError(gpu.comm, &async), gpu.device, gpu.comm);
       if (async != ncclSuccess && async != ncclInProgress) {
-        // The communicators are unusable now: abort them so no stream waits forever.
+        std::string message;
         try {
           PIPECHECK_NCCL(async, gpu.device, gpu.comm);
         } catch (const NcclError& e) {
-          broken = e.what();
+          message = e.what();
         }
-        for (GpuSlot& other : gpus) {
-          if (other.comm != nullptr) ncclCommAbort(other.comm);
-          other.comm = nullptr;
-        }
-        throw NcclError(broken);
+        abort_all(message);
       }
+    }
+    if (!progressed && timeout_seconds > 0 &&
+        std::chrono::steady_clock::now() - started > std::chrono::seconds(timeout_seconds)) {
+      // A peer that died or hung without NCCL noticing: nccl-tests' -T answer, abort and say so.
+      const auto unfinished = std::find(done.begin(), done.end(), false) - done.begin();
+      abort_all("GPU " + std::to_string(gpus[static_cast<std::size_t>(unfinished)].device) +
+                ": collectives not finished after " + std::to_string(timeout_seconds) +
+                " s (--timeout): a peer rank may have died or hung; communicators aborted");
     }
     if (!progressed) sched_yield();  // let NCCL's proxy threads run
   }
 }
 
-CommRunner::CommRunner(const std::vector<LocalGpu>& gpus, int ranks, std::uint64_t buffer_bytes, RankGroup& group)
+CommRunner::CommRunner(const std::vector<LocalGpu>& gpus, int ranks, std::uint64_t buffer_bytes,
+                       int timeout_seconds, RankGroup& group)
     : state_(std::make_unique<State>()) {
   for (const LocalGpu& gpu : gpus) state_->gpus.push_back({gpu.device, gpu.rank});
   state_->ranks = ranks;
   state_->buffer_bytes = std::max<std::uint64_t>(buffer_bytes, 256);
+  state_->timeout_seconds = timeout_seconds;
   if (state_->gpus.empty()) throw RunError("no GPU for this process");
   try {
     // Every rank must know that every rank has its buffers before any enters the id broadcast,

@@ -14,7 +14,7 @@ std::string comm_not_built_reason() {
 
 struct CommRunner::State {};
 
-CommRunner::CommRunner(const std::vector<LocalGpu>&, int, std::uint64_t, RankGroup&) {
+CommRunner::CommRunner(const std::vector<LocalGpu>&, int, std::uint64_t, int, RankGroup&) {
   throw RunError(comm_not_built_reason());
 }
 CommRunner::~CommRunner() = default;

@@ -137,6 +137,7 @@ void add_context(const JobPlan& plan, const ProbeState& state, const std::string
   benchmark::AddCustomContext("comm_nodes", std::to_string(state.label.nodes));
   benchmark::AddCustomContext("comm_iters", std::to_string(state.options.iters));
   benchmark::AddCustomContext("comm_warmup_iters", std::to_string(state.options.warmup_iters));
+  benchmark::AddCustomContext("comm_timeout_s", std::to_string(state.options.timeout_seconds));
   benchmark::AddCustomContext("nccl_version", state.label.nccl_version);
   benchmark::AddCustomContext("nccl_env", state.label.nccl_env);
   if (state.group->rank() == 0) benchmark::AddCustomContext("comm_topology", job_topology(plan));
@@ -161,7 +162,8 @@ void make_runner(const JobPlan& plan, std::uint64_t buffer_bytes, ProbeState& st
   }
   std::string error;
   try {
-    state.runner = std::make_unique<CommRunner>(local, static_cast<int>(plan.gpus.size()), buffer_bytes, *state.group);
+    state.runner = std::make_unique<CommRunner>(local, static_cast<int>(plan.gpus.size()), buffer_bytes,
+                                                state.options.timeout_seconds, *state.group);
   } catch (const std::exception& e) {
     error = e.what();
   }

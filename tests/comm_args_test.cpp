@@ -32,9 +32,9 @@ TEST(CommArgs, ShortFlagsBecomeLongOnes) {
   EXPECT_EQ(expand_short_flags({"-b", "8", "-e128M", "-f", "2", "--benchmark_filter=x", "-n", "50"}),
             (std::vector<std::string>{"--minbytes", "8", "--maxbytes", "128M", "--stepfactor", "2",
                                       "--benchmark_filter=x", "--iters", "50"}));
-  EXPECT_EQ(expand_short_flags({"-d", "bf16", "-g", "4", "-w", "1", "-c", "0", "-o", "sum", "-i", "1M"}),
+  EXPECT_EQ(expand_short_flags({"-d", "bf16", "-g", "4", "-w", "1", "-c", "0", "-o", "sum", "-i", "1M", "-T", "60"}),
             (std::vector<std::string>{"--datatype", "bf16", "--ngpus", "4", "--warmup_iters", "1", "--check", "0",
-                                      "--op", "sum", "--stepbytes", "1M"}));
+                                      "--op", "sum", "--stepbytes", "1M", "--timeout", "60"}));
   // Unknown letters and lone dashes are left for Google Benchmark to judge.
   EXPECT_EQ(expand_short_flags({"-x", "-", "value"}), (std::vector<std::string>{"-x", "-", "value"}));
 }
@@ -46,6 +46,7 @@ TEST(CommArgs, DefaultsFollowTheModeAndNcclTests) {
   EXPECT_EQ(standard.iters, 20);
   EXPECT_EQ(standard.warmup_iters, 5);
   EXPECT_TRUE(standard.check);
+  EXPECT_EQ(standard.timeout_seconds, 300);
   EXPECT_EQ(standard.collectives.size(), 4u);
   EXPECT_EQ(standard.dtypes, (std::vector<CommDtype>{CommDtype::float32, CommDtype::bf16}));
   EXPECT_EQ(parse_comm_options(parsed({"--pipecheck_quick"})).sweep.max_bytes, 128ULL << 20);
@@ -53,7 +54,7 @@ TEST(CommArgs, DefaultsFollowTheModeAndNcclTests) {
 
 TEST(CommArgs, SweepAndCountsFromFlags) {
   const CommOptions options =
-      parse_comm_options(parsed({"-b", "1K", "-e", "1G", "-f", "4", "-n", "100", "-w", "2", "-c", "0"}));
+      parse_comm_options(parsed({"-b", "1K", "-e", "1G", "-f", "4", "-n", "100", "-w", "2", "-c", "0", "-T", "0"}));
   EXPECT_EQ(options.sweep.min_bytes, 1024u);
   EXPECT_EQ(options.sweep.max_bytes, 1ULL << 30);
   EXPECT_EQ(options.sweep.step_factor, 4u);
@@ -61,6 +62,8 @@ TEST(CommArgs, SweepAndCountsFromFlags) {
   EXPECT_EQ(options.iters, 100);
   EXPECT_EQ(options.warmup_iters, 2);
   EXPECT_FALSE(options.check);
+  EXPECT_EQ(options.timeout_seconds, 0);  // wait forever, as nccl-tests' default
+  EXPECT_EQ(parse_comm_options(parsed({"--timeout=45"})).timeout_seconds, 45);
   // -i alone adds a fixed step, as in nccl-tests.
   const CommOptions stepped = parse_comm_options(parsed({"-b", "1M", "-e", "4M", "-i", "1M"}));
   EXPECT_EQ(stepped.sweep.step_factor, 0u);
@@ -82,6 +85,8 @@ TEST(CommArgs, BadValuesNameTheFlag) {
   EXPECT_NE(usage_error({"-f", "1"}).find("--stepfactor"), std::string::npos);
   EXPECT_NE(usage_error({"-n", "0"}).find("--iters '0'"), std::string::npos);
   EXPECT_NE(usage_error({"-w", "-1"}).find("--warmup_iters"), std::string::npos);
+  EXPECT_NE(usage_error({"-T", "soon"}).find("--timeout 'soon': expected a whole number from 0 to 86400"),
+            std::string::npos);
   EXPECT_NE(usage_error({"-d", "half"}).find("--datatype 'half': unknown (known: float, bf16, all)"), std::string::npos);
   EXPECT_NE(usage_error({"--collectives", "alltoall"}).find("--collectives 'alltoall'"), std::string::npos);
   EXPECT_NE(usage_error({"--collectives", "all_reduce,"}).find("an empty item"), std::string::npos);
