@@ -47,6 +47,8 @@ class NcclGroup {
     open_ = false;
     PIPECHECK_NCCL(ncclGroupEnd(), device_, nullptr);
   }
+  // After a failed call inside the group: NCCL recorded the error (ncclGroupError) and its
+  // ncclGroupEnd launches nothing then, only cleans up and balances the group depth.
   ~NcclGroup() {
     if (open_) ncclGroupEnd();
   }
@@ -164,9 +166,15 @@ void CommRunner::State::fail_if_broken() const {
 }
 
 void CommRunner::State::enqueue(const CommCase& c, std::uint64_t offset) {
-  NcclGroup group(gpus.front().device);
-  for (const GpuSlot& gpu : gpus) launch_one(gpu, c, offset);
-  group.end();
+  try {
+    NcclGroup group(gpus.front().device);
+    for (const GpuSlot& gpu : gpus) launch_one(gpu, c, offset);
+    group.end();
+  } catch (const NcclError& e) {
+    // Peer ranks have launched their part and would wait for ours forever: aborting breaks
+    // their connections, so they fail with an error instead of hanging.
+    abort_all(e.what());
+  }
 }
 
 // The communicators are unusable now: abort them all so no stream waits forever, and remember
