@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "core/gpu_topology.hpp"
 #include "core/pcie_link.hpp"
@@ -269,18 +270,44 @@ CeilingResult nvlink_ceiling(const GpuInfo& gpu) {
 
 namespace {
 
-// The ports a collective would use: RDMA ones when there are (NCCL prefers them), else Ethernet.
-std::vector<const NicInfo*> usable_ports(const std::vector<NicInfo>& nics, bool& rdma) {
+bool selected(const NicInfo& nic, bool is_rdma, const NcclPortSelection& selection) {
+  if (!is_rdma) return nccl_list_selects(selection.socket_ifname, nic.name, -1);
+  if (selection.ib_disabled) return false;
+  const auto colon = nic.name.rfind(':');
+  if (colon == std::string::npos) return nccl_list_selects(selection.ib_hca, nic.name, -1);
+  return nccl_list_selects(selection.ib_hca, nic.name.substr(0, colon), std::atoi(nic.name.c_str() + colon + 1));
+}
+
+// The ports a collective would use: RDMA ones when there are (NCCL prefers them), else Ethernet;
+// of those, the ones the run's NCCL variables select.
+std::vector<const NicInfo*> usable_ports(const std::vector<NicInfo>& nics, const NcclPortSelection& selection,
+                                         bool& rdma) {
   std::vector<const NicInfo*> ports;
   for (const bool want_rdma : {true, false}) {
     for (const NicInfo& nic : nics) {
       const bool is_rdma = nic.kind == "infiniband" || nic.kind == "roce";
-      if (is_rdma == want_rdma && nic.active && nic.rate_gbps && *nic.rate_gbps > 0) ports.push_back(&nic);
+      if (is_rdma == want_rdma && nic.active && nic.rate_gbps && *nic.rate_gbps > 0 &&
+          selected(nic, is_rdma, selection)) {
+        ports.push_back(&nic);
+      }
     }
     rdma = want_rdma;
     if (!ports.empty()) break;
   }
   return ports;
+}
+
+// " (NCCL_IB_HCA=mlx5_0)": the variables that chose the ports, for the derivation.
+std::string selection_text(const NcclPortSelection& selection) {
+  std::string text;
+  auto add = [&text](const std::string& item) {
+    text += text.empty() ? "" : " ";
+    text += item;
+  };
+  if (selection.ib_disabled) add("NCCL_IB_DISABLE=1");
+  if (!selection.ib_hca.empty()) add("NCCL_IB_HCA=" + selection.ib_hca);
+  if (!selection.socket_ifname.empty()) add("NCCL_SOCKET_IFNAME=" + selection.socket_ifname);
+  return text;
 }
 
 std::string gpu_name_of(const GpuInfo& gpu) {
@@ -343,10 +370,14 @@ CeilingResult intra_node_ceiling(const std::vector<const GpuInfo*>& gpus, const 
 
 }  // namespace
 
-CeilingResult network_ceiling(const std::vector<NicInfo>& nics) {
+CeilingResult network_ceiling(const std::vector<NicInfo>& nics, const NcclPortSelection& selection) {
   bool rdma = false;
-  const std::vector<const NicInfo*> ports = usable_ports(nics, rdma);
-  if (ports.empty()) return CeilingResult::unknown("unknown: no active network port with a known rate");
+  const std::vector<const NicInfo*> ports = usable_ports(nics, selection, rdma);
+  if (ports.empty()) {
+    std::string reason = "unknown: no active network port with a known rate";
+    if (selection.any()) reason += " selected by " + selection_text(selection);
+    return CeilingResult::unknown(reason);
+  }
   double gbits = 0;
   bool same_rate = true;
   for (const NicInfo* port : ports) {
@@ -364,16 +395,18 @@ CeilingResult network_ceiling(const std::vector<NicInfo>& nics) {
     if (i > 0) derivation += ',';
     derivation += ports[i]->name;
   }
+  if (selection.any()) derivation += " selected by " + selection_text(selection);
   derivation += ", sysfs)";
   return CeilingResult::known(Ceiling{value, "GB/s", "link", std::move(derivation)});
 }
 
 CeilingResult collective_ceiling(const std::vector<const GpuInfo*>& gpus, const Topology& topology,
-                                 const std::vector<NicInfo>& nics, int nodes) {
+                                 const std::vector<NicInfo>& nics, int nodes,
+                                 const NcclPortSelection& selection) {
   if (gpus.empty()) return CeilingResult::unknown("unknown: no GPU of the job is in the inventory");
   CeilingResult intra = intra_node_ceiling(gpus, topology);
   if (nodes <= 1) return intra;
-  CeilingResult network = network_ceiling(nics);
+  CeilingResult network = network_ceiling(nics, selection);
   if (!network.ceiling) {
     if (intra.ceiling) {
       intra.ceiling->derivation += "; across " + std::to_string(nodes) +

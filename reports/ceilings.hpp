@@ -8,6 +8,7 @@
 
 #include "core/inventory.hpp"
 #include "core/measurement.hpp"
+#include "reports/nccl_port_selection.hpp"
 
 namespace pipecheck {
 
@@ -34,15 +35,17 @@ CeilingResult nvlink_ceiling(const GpuInfo& gpu);
 // The network a collective across nodes crosses, per direction in GB/s: this node's active
 // RDMA ports (InfiniBand, RoCE) summed, else its active Ethernet ports. A ring crosses each
 // node's network with every rank's share of the data, so across nodes bus bandwidth is bounded
-// by the node's whole network, not one GPU's share of it.
-CeilingResult network_ceiling(const std::vector<NicInfo>& nics);
+// by the node's whole network, not one GPU's share of it. `selection`: only the ports the run's
+// NCCL variables let NCCL use (NCCL_IB_DISABLE, NCCL_IB_HCA, NCCL_SOCKET_IFNAME).
+CeilingResult network_ceiling(const std::vector<NicInfo>& nics, const NcclPortSelection& selection = {});
 // The bus-bandwidth ceiling of a collective over `gpus` (the job's GPUs on this node): the
 // slowest GPU's NVLink when every pair of them shares NVLink (direct or through NVSwitch, from
 // the topology; without one, every GPU having active links), else the slowest GPU's PCIe link;
 // across nodes (nodes > 1) the network too, and the lowest bounds. The derivation begins with
 // what bounds: "NVLink bounds: ", "PCIe bounds (...): ", "Network bounds: ".
 CeilingResult collective_ceiling(const std::vector<const GpuInfo*>& gpus, const Topology& topology,
-                                 const std::vector<NicInfo>& nics, int nodes);
+                                 const std::vector<NicInfo>& nics, int nodes,
+                                 const NcclPortSelection& selection = {});
 // Storage read ceiling: NVMe from its PCIe link, SATA from link speed (8b/10b), else unknown
 // with the reason ("no ceiling: virtual disk").
 CeilingResult disk_read_ceiling(const BlockDevice& disk);

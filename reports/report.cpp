@@ -172,7 +172,9 @@ CeilingResult comm_ceiling(const Measurement& m, const Inventory& inventory, con
   if (gpus.empty()) return CeilingResult::unknown("unknown: no GPU in the inventory");
   const std::string nodes = param(m, "nodes");
   const int node_count = nodes.empty() ? 1 : std::max(1, std::atoi(nodes.c_str()));
-  return collective_ceiling(gpus, inventory.topology, inventory.nics, node_count);
+  // The ports the run's NCCL variables let NCCL use, as they were recorded with the result.
+  return collective_ceiling(gpus, inventory.topology, inventory.nics, node_count,
+                            nccl_port_selection(param(m, "nccl_env")));
 }
 
 const std::map<std::string, CeilingRule>& ceiling_rules() {

@@ -102,6 +102,31 @@ TEST(CommCeiling, NetworkIsTheNodesRdmaPortsElseEthernet) {
   EXPECT_FALSE(network_ceiling({}).ceiling);
 }
 
+TEST(CommCeiling, NetworkCountsOnlyThePortsNcclWasToldToUse) {
+  const std::vector<NicInfo> nics = {port("mlx5_0:1", "infiniband", 400), port("mlx5_1:1", "roce", 100),
+                                     port("eth0", "ethernet", 25), port("eth1", "ethernet", 10)};
+  NcclPortSelection ib_only;
+  ib_only.ib_hca = "=mlx5_0";
+  const CeilingResult ib = network_ceiling(nics, ib_only);
+  ASSERT_TRUE(ib.ceiling);
+  EXPECT_EQ(ib.ceiling->derivation,
+            "50.0 GB/s = 1 x 400 Gb/s / 8 per direction (active RDMA port mlx5_0:1 selected by NCCL_IB_HCA==mlx5_0, "
+            "sysfs)");
+  NcclPortSelection sockets;
+  sockets.ib_disabled = true;
+  sockets.socket_ifname = "eth0";
+  const CeilingResult eth = network_ceiling(nics, sockets);
+  ASSERT_TRUE(eth.ceiling);
+  EXPECT_NEAR(eth.ceiling->value, 25.0 / 8, 1e-9);  // eth1 not selected, RDMA disabled
+  NcclPortSelection none;
+  none.ib_hca = "mlx5_9";
+  none.socket_ifname = "ens";
+  EXPECT_EQ(network_ceiling(nics, none).unknown_reason,
+            "unknown: no active network port with a known rate selected by NCCL_IB_HCA=mlx5_9 NCCL_SOCKET_IFNAME=ens");
+  // Without NCCL variables: every active RDMA port, as before.
+  EXPECT_NEAR(network_ceiling(nics).ceiling->value, 62.5, 1e-9);
+}
+
 TEST(CommCeiling, AcrossNodesTheLowerOfNodeAndNetworkBounds) {
   const BridgedPairs machine;
   const std::vector<NicInfo> nics = {port("mlx5_0:1", "infiniband", 200)};  // 25 GB/s
@@ -140,6 +165,13 @@ TEST(CommCeiling, ReportRuleTakesTheJobsGpusAndNodes) {
   EXPECT_TRUE(starts_with(across.ceiling->derivation, "PCIe bounds"));
   const auto nodes = ceiling_for(bus_bandwidth({{"gpu_bdfs", "0000:17:00.0,0000:18:00.0"}, {"nodes", "2"}}), inventory);
   EXPECT_TRUE(starts_with(nodes.ceiling->derivation, "Network bounds"));
+  // The NCCL variables recorded with the result choose the ports: none of them here.
+  const auto excluded = ceiling_for(
+      bus_bandwidth({{"gpu_bdfs", "0000:17:00.0,0000:18:00.0"}, {"nodes", "2"}, {"nccl_env", "NCCL_IB_HCA=^mlx5_0"}}),
+      inventory);
+  ASSERT_TRUE(excluded.ceiling);
+  EXPECT_TRUE(starts_with(excluded.ceiling->derivation, "NVLink bounds")) << excluded.ceiling->derivation;
+  EXPECT_NE(excluded.ceiling->derivation.find("selected by NCCL_IB_HCA=^mlx5_0"), std::string::npos);
   // Without gpu_bdfs (results of older probes): every GPU of the inventory.
   EXPECT_TRUE(starts_with(ceiling_for(bus_bandwidth({}), inventory).ceiling->derivation, "PCIe bounds"));
   const auto missing = ceiling_for(bus_bandwidth({{"gpu_bdfs", "0000:17:00.0,0000:99:00.0"}}), inventory);
