@@ -22,7 +22,7 @@ namespace {
 
 std::string h(std::string_view text) { return html_escape(text); }
 
-const char* kStyle = R"(
+const char* kPageStyle = R"(
 :root { --pass:#1f8f4e; --warn:#c98a00; --fail:#cc3333; --info:#4a6fc4; --skipped:#8a8f98;
   --ink:#1d2330; --muted:#5d6576; --line:#dde1e8; --bg:#f4f6f9; --card:#fff; }
 * { box-sizing:border-box; }
@@ -64,32 +64,17 @@ tr.v-fail td:first-child { box-shadow:inset 3px 0 var(--fail); }
 tr.v-warn td:first-child { box-shadow:inset 3px 0 var(--warn); }
 code, .mono { font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace; font-size:12.5px; }
 pre { background:#f8f9fb; padding:10px; border-radius:6px; overflow-x:auto; font-size:12.5px; }
-svg.chart { width:100%; height:auto; display:block; margin:6px 0 10px; }
-svg text { font-family:inherit; font-size:12px; fill:var(--ink); }
-svg .chart-title { font-size:14px; font-weight:600; }
-svg .bar-note, svg .tick, svg .axis-label { fill:var(--muted); }
-svg .ceiling-track { fill:#e6e9ef; } svg .ceiling-mark { stroke:#5d6576; stroke-width:2; }
-svg .bar { fill:var(--info); } svg .tone-pass { fill:var(--pass); } svg .tone-warn { fill:var(--warn); }
-svg .tone-fail { fill:var(--fail); } svg .tone-skipped, svg .tone-none { fill:var(--skipped); }
-svg .tone-bound { fill:var(--fail); }
-svg .bar-break { stroke:#fff; stroke-width:3; }
-svg .grid { stroke:#eceef2; } svg .axis, svg .tick-mark { stroke:#9aa1ad; }
-svg .band { fill:#f2a93b; fill-opacity:.22; }
-svg .series polyline { fill:none; stroke-width:2; } svg .series.dashed polyline { stroke-dasharray:6 4; stroke-width:1.5; }
-svg .legend line { stroke-width:3; } svg .legend.dashed line { stroke-dasharray:5 3; stroke-width:2; }
-svg .s0 polyline, svg .s0 line { stroke:#2f6fde; } svg .s0 circle { fill:#2f6fde; }
-svg .s1 polyline, svg .s1 line { stroke:#e0662c; } svg .s1 circle { fill:#e0662c; }
-svg .s2 polyline, svg .s2 line { stroke:#23a267; } svg .s2 circle { fill:#23a267; }
-svg .s3 polyline, svg .s3 line { stroke:#9b4fd1; } svg .s3 circle { fill:#9b4fd1; }
-svg .s4 polyline, svg .s4 line { stroke:#c23b6b; } svg .s4 circle { fill:#c23b6b; }
-svg .s5 polyline, svg .s5 line { stroke:#1c9bb0; } svg .s5 circle { fill:#1c9bb0; }
-svg .s6 polyline, svg .s6 line { stroke:#8a7d18; } svg .s6 circle { fill:#8a7d18; }
-svg .s7 polyline, svg .s7 line { stroke:#55606f; } svg .s7 circle { fill:#55606f; }
 .grid2 { display:grid; grid-template-columns:1fr 1fr; gap:4px 24px; }
 dl.facts { display:grid; grid-template-columns:max-content 1fr; gap:3px 14px; margin:0; font-size:14px; }
 dl.facts dt { color:var(--muted); } dl.facts dd { margin:0; }
 .alert { color:var(--fail); font-weight:600; }
 footer { color:var(--muted); font-size:12.5px; margin-top:22px; text-align:center; }
+)";
+
+// The verdict colours of the bars, after svg_chart_style().
+const char* kToneStyle = R"(svg .bar { fill:var(--info); } svg .tone-pass { fill:var(--pass); } svg .tone-warn { fill:var(--warn); }
+svg .tone-fail { fill:var(--fail); } svg .tone-skipped, svg .tone-none { fill:var(--skipped); }
+svg .tone-bound { fill:var(--fail); }
 )";
 
 // A verdict's CSS class; nullptr (not judged) gets the neutral one. A pointer, not an optional:
@@ -708,8 +693,8 @@ std::string render_html(const Report& report, const Inventory& inventory, const 
   std::ostringstream out;
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      << "<title>pipecheck: " << h(report.host) << " " << h(report.started_utc) << "</title>\n<style>" << kStyle
-      << "</style>\n</head>\n<body>\n<main>\n";
+      << "<title>pipecheck: " << h(report.host) << " " << h(report.started_utc) << "</title>\n<style>" << kPageStyle
+      << svg_chart_style() << kToneStyle << "</style>\n</head>\n<body>\n<main>\n";
   render_header(out, report, inventory, judged);
   render_nav(out, judged.budget.has_value(), !curves.empty(), extras.telemetry.has_value(),
              !extras.baseline_comparison.empty());

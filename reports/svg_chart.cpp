@@ -12,6 +12,28 @@
 
 namespace pipecheck {
 
+const char* svg_chart_style() {
+  return R"(svg.chart { width:100%; height:auto; display:block; margin:6px 0 10px; }
+svg text { font-family:inherit; font-size:12px; fill:var(--ink); }
+svg .chart-title { font-size:14px; font-weight:600; }
+svg .bar-note, svg .tick, svg .axis-label { fill:var(--muted); }
+svg .ceiling-track { fill:#e6e9ef; } svg .ceiling-mark { stroke:#5d6576; stroke-width:2; }
+svg .bar-break { stroke:#fff; stroke-width:3; }
+svg .grid { stroke:#eceef2; } svg .axis, svg .tick-mark { stroke:#9aa1ad; }
+svg .band { fill:#f2a93b; fill-opacity:.22; }
+svg .series polyline { fill:none; stroke-width:2; } svg .series.dashed polyline { stroke-dasharray:6 4; stroke-width:1.5; }
+svg .legend line { stroke-width:3; } svg .legend.dashed line { stroke-dasharray:5 3; stroke-width:2; }
+svg .s0 polyline, svg .s0 line { stroke:#2f6fde; } svg .s0 circle { fill:#2f6fde; }
+svg .s1 polyline, svg .s1 line { stroke:#e0662c; } svg .s1 circle { fill:#e0662c; }
+svg .s2 polyline, svg .s2 line { stroke:#23a267; } svg .s2 circle { fill:#23a267; }
+svg .s3 polyline, svg .s3 line { stroke:#9b4fd1; } svg .s3 circle { fill:#9b4fd1; }
+svg .s4 polyline, svg .s4 line { stroke:#c23b6b; } svg .s4 circle { fill:#c23b6b; }
+svg .s5 polyline, svg .s5 line { stroke:#1c9bb0; } svg .s5 circle { fill:#1c9bb0; }
+svg .s6 polyline, svg .s6 line { stroke:#8a7d18; } svg .s6 circle { fill:#8a7d18; }
+svg .s7 polyline, svg .s7 line { stroke:#55606f; } svg .s7 circle { fill:#55606f; }
+)";
+}
+
 namespace {
 
 constexpr double kWidth = 960;

@@ -8,6 +8,11 @@
 
 namespace pipecheck {
 
+// The CSS of the classes these charts draw with (axes, grid, bands, ceiling tracks, the series
+// palette s0..s7), for a page's <style>. Each page adds its own verdict tones: `svg .bar` and
+// `svg .tone-<name>` fills, after this block so a tone wins over the plain bar colour.
+const char* svg_chart_style();
+
 struct ChartBar {
   std::string label;              // "memcpy, 2 threads"
   double value = 0;

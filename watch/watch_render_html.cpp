@@ -17,7 +17,7 @@ namespace {
 
 std::string h(std::string_view text) { return html_escape(text); }
 
-const char* kStyle = R"(
+const char* kPageStyle = R"(
 :root { --bad:#cc3333; --warn:#c98a00; --good:#1f8f4e; --info:#4a6fc4; --ink:#1d2330; --muted:#5d6576;
   --line:#dde1e8; --bg:#f4f6f9; --card:#fff; }
 * { box-sizing:border-box; }
@@ -44,26 +44,13 @@ th { font-weight:600; color:var(--muted); font-size:12.5px; background:#f8f9fb; 
 td.num { text-align:right; white-space:nowrap; font-variant-numeric:tabular-nums; }
 code, pre { font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace; font-size:12.5px; }
 pre { background:#f8f9fb; padding:10px; border-radius:6px; overflow-x:auto; }
-svg.chart { width:100%; height:auto; display:block; margin:6px 0 10px; }
-svg text { font-family:inherit; font-size:12px; fill:var(--ink); }
-svg .chart-title { font-size:14px; font-weight:600; }
-svg .bar-note, svg .tick, svg .axis-label { fill:var(--muted); }
-svg .ceiling-track { fill:#e6e9ef; } svg .ceiling-mark { stroke:#5d6576; stroke-width:2; }
-svg .bar { fill:var(--info); } svg .tone-fail { fill:var(--bad); } svg .tone-warn { fill:var(--warn); }
-svg .tone-pass { fill:var(--good); } svg .bar-break { stroke:#fff; stroke-width:3; }
-svg .grid { stroke:#eceef2; } svg .axis, svg .tick-mark { stroke:#9aa1ad; }
-svg .band { fill:#f2a93b; fill-opacity:.22; }
-svg .series polyline { fill:none; stroke-width:1.6; } svg .series.dashed polyline { stroke-dasharray:6 4; stroke-width:1.5; }
-svg .legend line { stroke-width:3; } svg .legend.dashed line { stroke-dasharray:5 3; stroke-width:2; }
-svg .s0 polyline, svg .s0 line { stroke:#2f6fde; } svg .s0 circle { fill:#2f6fde; }
-svg .s1 polyline, svg .s1 line { stroke:#e0662c; } svg .s1 circle { fill:#e0662c; }
-svg .s2 polyline, svg .s2 line { stroke:#23a267; } svg .s2 circle { fill:#23a267; }
-svg .s3 polyline, svg .s3 line { stroke:#9b4fd1; } svg .s3 circle { fill:#9b4fd1; }
-svg .s4 polyline, svg .s4 line { stroke:#c23b6b; } svg .s4 circle { fill:#c23b6b; }
-svg .s5 polyline, svg .s5 line { stroke:#1c9bb0; } svg .s5 circle { fill:#1c9bb0; }
-svg .s6 polyline, svg .s6 line { stroke:#8a7d18; } svg .s6 circle { fill:#8a7d18; }
-svg .s7 polyline, svg .s7 line { stroke:#55606f; } svg .s7 circle { fill:#55606f; }
 footer { color:var(--muted); font-size:12.5px; margin-top:22px; text-align:center; }
+)";
+
+// The verdict colours of the bars, and thinner series lines (a second a point), after
+// svg_chart_style().
+const char* kChartStyle = R"(svg .bar { fill:var(--info); } svg .tone-fail { fill:var(--bad); } svg .tone-warn { fill:var(--warn); }
+svg .tone-pass { fill:var(--good); } svg .series polyline { stroke-width:1.6; }
 )";
 
 // Charts stay readable and the page small: at most this many points a series.
@@ -267,7 +254,7 @@ std::string render_watch_html(const WatchReport& report, const std::vector<Watch
   std::ostringstream out;
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
          "content=\"width=device-width, initial-scale=1\"><title>pipecheck watch: "
-      << h(report.host) << "</title><style>" << kStyle << "</style></head><body><main>\n";
+      << h(report.host) << "</title><style>" << kPageStyle << svg_chart_style() << kChartStyle << "</style></head><body><main>\n";
   render_header(out, report);
   render_findings(out, report);
   render_ceilings(out, report);
