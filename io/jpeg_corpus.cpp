@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <new>
 #include <set>
 #include <system_error>
 #include <utility>
@@ -97,7 +98,8 @@ struct TjHandle {
   TjHandle& operator=(const TjHandle&) = delete;
 };
 
-// A sound JPEG ends with EOI (FF D9), allowing a little trailing padding some cameras write.
+// Whether EOI (FF D9) is among the last KiB: only to word why a decode failed ("truncated"),
+// never to reject a file that decodes (phones append trailers of several KiB after EOI).
 bool ends_with_eoi(const std::vector<unsigned char>& bytes) {
   const std::size_t from = bytes.size() > 1024 ? bytes.size() - 1024 : 0;
   for (std::size_t i = bytes.size(); i-- > from + 1;) {
@@ -120,13 +122,16 @@ std::string check_jpeg(const std::vector<unsigned char>& bytes, JpegHeader& head
     return "bad header: " + turbojpeg_error(probe.handle, "tjDecompressHeader3");
   }
   header.progressive = is_progressive_jpeg(bytes.data(), bytes.size());
+  // The header alone can claim 65000x65000: decoding it would take 12 GB before any check.
+  if (static_cast<std::uint64_t>(header.width) * static_cast<std::uint64_t>(header.height) > kMaxJpegPixels) {
+    return "too large: " + std::to_string(header.width) + "x" + std::to_string(header.height) + " (more than " +
+           std::to_string(kMaxJpegPixels) + " pixels)";
+  }
   RgbImage rgb;
   const DecodeResult result = decoder.decode(bytes.data(), bytes.size(), JpegScale{1, 1}, rgb);
-  if (!ends_with_eoi(bytes)) {
-    return "truncated (no EOI marker)" + (result.ok ? std::string() : ": " + result.message);
-  }
-  if (!result.ok) return (result.warning ? "damaged: " : "corrupt: ") + result.message;
-  return "";
+  if (result.ok) return "";
+  if (!ends_with_eoi(bytes)) return "truncated (no EOI marker): " + result.message;
+  return (result.warning ? "damaged: " : "corrupt: ") + result.message;
 }
 
 namespace {
@@ -139,19 +144,22 @@ bool has_jpeg_extension(const std::filesystem::path& path) {
 
 // Depth-first walk; `visited` holds (device, inode) of every directory entered, so a symlink
 // that points back up the tree is entered once and the walk ends.
-void walk(const std::filesystem::path& dir, std::set<std::pair<dev_t, ino_t>>& visited,
-          std::vector<std::filesystem::path>& found) {
+void walk(const std::filesystem::path& dir, std::set<std::pair<dev_t, ino_t>>& visited, JpegFileList& list) {
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0 || !visited.insert({st.st_dev, st.st_ino}).second) return;
   std::error_code ec;
   std::filesystem::directory_iterator it(dir, ec);
-  if (ec) return;  // an unreadable sub-directory is skipped, the rest still counts
+  if (ec) {
+    // An unreadable sub-directory is named and skipped, the rest still counts.
+    list.unreadable_dirs.push_back({dir, ec.message()});
+    return;
+  }
   for (const auto& entry : it) {
     std::error_code kind_ec;
     if (entry.is_directory(kind_ec)) {  // follows symlinks
-      walk(entry.path(), visited, found);
+      walk(entry.path(), visited, list);
     } else if (entry.is_regular_file(kind_ec) && has_jpeg_extension(entry.path())) {
-      found.push_back(entry.path());
+      list.files.push_back(entry.path());
     }
   }
 }
@@ -170,21 +178,39 @@ std::vector<unsigned char> read_whole_file(const std::filesystem::path& path, st
 
 }  // namespace
 
-std::vector<std::filesystem::path> find_jpeg_files(const std::filesystem::path& root) {
-  std::error_code ec;
-  if (!std::filesystem::exists(root, ec)) throw UsageError("--images " + root.string() + ": no such directory");
-  if (!std::filesystem::is_directory(root, ec)) throw UsageError("--images " + root.string() + ": not a directory");
+JpegFileList find_jpeg_files(const std::filesystem::path& root) {
+  struct stat st {};
+  if (::stat(root.c_str(), &st) != 0) {
+    const int error = errno;  // EACCES on a parent, ELOOP, ...: in the system's words
+    throw UsageError("--images " + root.string() + ": " +
+                     (error == ENOENT ? "no such directory" : std::error_code(error, std::generic_category()).message()));
+  }
+  if (!S_ISDIR(st.st_mode)) throw UsageError("--images " + root.string() + ": not a directory");
   std::set<std::pair<dev_t, ino_t>> visited;
-  std::vector<std::filesystem::path> found;
-  walk(root, visited, found);
-  std::sort(found.begin(), found.end());
-  return found;
+  JpegFileList list;
+  walk(root, visited, list);
+  if (!list.unreadable_dirs.empty() && list.unreadable_dirs.front().first == root) {
+    throw UsageError("--images " + root.string() + ": " + list.unreadable_dirs.front().second);
+  }
+  std::sort(list.files.begin(), list.files.end());
+  return list;
 }
 
 JpegCorpus load_jpeg_directory(const std::filesystem::path& root, std::size_t max_files) {
-  const auto files = find_jpeg_files(root);
-  if (files.empty()) throw UsageError("--images " + root.string() + ": no .jpg/.jpeg files found");
+  const JpegFileList list = find_jpeg_files(root);
+  const auto& files = list.files;
   JpegCorpus corpus;
+  for (const auto& [dir, why] : list.unreadable_dirs) {
+    corpus.bad_files.push_back({std::filesystem::relative(dir, root).string() + "/", "unreadable directory: " + why});
+  }
+  if (files.empty()) {
+    std::string text = "--images " + root.string() + ": no .jpg/.jpeg files found";
+    if (!corpus.bad_files.empty()) {
+      text += " (" + std::to_string(corpus.bad_files.size()) + " unreadable directories, first " +
+              corpus.bad_files[0].name + ": " + corpus.bad_files[0].reason + ")";
+    }
+    throw UsageError(text);
+  }
   corpus.source = root.string();
   corpus.files_found = files.size();
   const std::size_t take = std::max<std::size_t>(1, std::min(files.size(), max_files));
@@ -192,8 +218,13 @@ JpegCorpus load_jpeg_directory(const std::filesystem::path& root, std::size_t ma
     const auto& path = files[k * files.size() / take];  // an even stride through the list
     const std::string name = std::filesystem::relative(path, root).string();
     std::string error;
-    JpegImage image{name, read_whole_file(path, error), {}};
-    if (error.empty()) error = check_jpeg(image.bytes, image.header);
+    JpegImage image{name, {}, {}};
+    try {
+      image.bytes = read_whole_file(path, error);
+      if (error.empty()) error = check_jpeg(image.bytes, image.header);
+    } catch (const std::bad_alloc&) {
+      error = "out of memory reading or decoding it";  // one huge file, not the whole corpus
+    }
     if (!error.empty()) {
       corpus.bad_files.push_back({name, error});
     } else {

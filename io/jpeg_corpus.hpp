@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pipecheck {
@@ -57,10 +58,19 @@ bool is_progressive_jpeg(const unsigned char* data, std::size_t size);
 // their decode time says nothing about sound images, and a loader would reject them.
 std::string check_jpeg(const std::vector<unsigned char>& bytes, JpegHeader& header);
 
+// Images larger than this (2^28 pixels, 768 MiB as RGB) are left out as "too large": a header can
+// claim any size, and decoding it would allocate before a single check.
+constexpr std::uint64_t kMaxJpegPixels = std::uint64_t{1} << 28;
+
+struct JpegFileList {
+  std::vector<std::filesystem::path> files;  // sorted by path
+  std::vector<std::pair<std::filesystem::path, std::string>> unreadable_dirs;  // sub-directory, why
+};
+
 // Every *.jpg / *.jpeg (any case) under `root`, following directory symlinks but visiting each
-// directory once (so a symlink loop ends), sorted by path. Throws UsageError when `root` is
-// not a readable directory.
-std::vector<std::filesystem::path> find_jpeg_files(const std::filesystem::path& root);
+// directory once (so a symlink loop ends), and the sub-directories that could not be listed.
+// Throws UsageError, in the system's words, when `root` is not a readable directory.
+JpegFileList find_jpeg_files(const std::filesystem::path& root);
 
 // Loads the dataset into memory, at most `max_files` of it (an even stride through the sorted
 // list when there are more). Bad files are counted and named, never fatal. Throws UsageError

@@ -29,6 +29,10 @@ class ReadWorkload {
                         std::int64_t result) = 0;
   // Files the engine may register with the ring (IOSQE_FIXED_FILE).
   virtual std::vector<int> fixed_fds() const { return {}; }
+  // Where a read went, for an error message: "at offset N", with the file when it has several.
+  virtual std::string where(const ReadRequest& request) const {
+    return "at offset " + std::to_string(request.offset);
+  }
 };
 
 struct EngineSettings {

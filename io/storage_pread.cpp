@@ -39,7 +39,7 @@ class PreadReader : public Reader {
         got = pread(request.fd, buffer_.get(), request.length, static_cast<off_t>(request.offset));
       } while (got < 0 && errno == EINTR);
       if (got < 0) {
-        result.error = errno_message("pread", "at offset " + std::to_string(request.offset), errno);
+        result.error = errno_message("pread", workload.where(request), errno);
         break;
       }
       if (settings_.record_latency) {

@@ -7,8 +7,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "core/errors.hpp"
@@ -54,6 +56,7 @@ struct Target {
   std::uint64_t cursor = 0;          // where the next sequential window starts
   std::size_t dataset_cursor = 0;    // the next dataset file
   std::optional<std::string> consistency;
+  bool unreadable_said = false;      // the stderr line about unopenable dataset files, once
 
   Target() = default;
   Target(const Target&) = delete;
@@ -134,7 +137,11 @@ Settings read_settings(const ProbeOptions& options) {
   settings.file_size = options.mode == ProbeMode::quick  ? 256 * kMiB
                        : options.mode == ProbeMode::full ? 2 * physical_memory_bytes()
                                                          : 1024 * kMiB;
-  if (const std::string* size = options.last("file-size")) settings.file_size = parse_size("file-size", *size);
+  if (const std::string* size = options.last("file-size")) {
+    settings.file_size = parse_size("file-size", *size);
+    // The scratch file's smallest size (scratch_size_for): say so rather than blame free space.
+    if (settings.file_size < 16 * kMiB) throw UsageError("--file-size=" + *size + ": at least 16M");
+  }
   settings.window = options.mode == ProbeMode::quick ? 256 * kMiB : 1024 * kMiB;
   settings.qd = parse_count(options, "qd", 32, 4096);
   settings.bs = parse_block(options, "bs", 1 * kMiB);
@@ -219,19 +226,40 @@ std::vector<std::unique_ptr<ReadWorkload>> make_workloads(Target& t, const CaseS
   return workloads;
 }
 
-// posix_fadvise(DONTNEED) drops the clean cached pages, as fio's invalidate=1 does.
-void evict(const Target& t, const std::vector<std::unique_ptr<ReadWorkload>>&) {
+// posix_fadvise(DONTNEED) drops the clean cached pages, as fio's invalidate=1 does. For a
+// dataset only the files this pass reads: a million-file dataset is not reopened every pass.
+void evict(const Target& t, const std::vector<std::unique_ptr<ReadWorkload>>& workloads) {
   if (t.target.kind != TargetKind::directory) {
     posix_fadvise(t.buffered_fd, 0, 0, POSIX_FADV_DONTNEED);
     return;
   }
-  for (const auto& file : t.target.files) {
-    const int fd = open(file.path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) continue;
-    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-    close(fd);
+  for (const auto& workload : workloads) {
+    const auto* dataset = dynamic_cast<const DatasetWorkload*>(workload.get());
+    if (dataset == nullptr) continue;
+    for (const auto& file : dataset->files()) {
+      const int fd = open(file.path.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) continue;
+      posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+      close(fd);
+    }
   }
 }
+
+// Dataset files the passes of a case could not open (each counted once however many passes
+// met it), and the first one's error.
+struct UnreadableFiles {
+  std::set<std::string> paths;
+  std::string first;
+  std::size_t count() const { return paths.size(); }
+  void add(const std::vector<std::unique_ptr<ReadWorkload>>& workloads) {
+    for (const auto& workload : workloads) {
+      const auto* dataset = dynamic_cast<const DatasetWorkload*>(workload.get());
+      if (dataset == nullptr || dataset->files_unreadable() == 0) continue;
+      paths.insert(dataset->unreadable_paths().begin(), dataset->unreadable_paths().end());
+      if (first.empty()) first = dataset->first_open_error();
+    }
+  }
+};
 
 // --- verification of user data: the same first bytes through both engines ---------------
 
@@ -272,13 +300,18 @@ std::string consistency_of(Target& t, const Settings& settings) {
       const std::uint64_t b = checksum_pass(t, true, direct, settings);
       t.consistency = a == b ? "yes" : "no";
     } catch (const std::exception& error) {
-      t.consistency = std::string("no (") + clean(error.what()) + ")";
+      // The check itself could not run (no memory for a ring, EIO): not evidence of bad bytes.
+      t.consistency = std::string("error (") + clean(error.what()) + ")";
     }
   }
   return *t.consistency;
 }
 
 // --- one case ------------------------------------------------------------------------------
+
+std::string label_path(const Target& t) {
+  return t.scratch ? t.scratch->dir() + "/(scratch file)" : t.target.path;
+}
 
 std::string what_of(const Target& t, const CaseSpec& spec) {
   std::string what;
@@ -296,7 +329,7 @@ std::string what_of(const Target& t, const CaseSpec& spec) {
 
 void set_label(benchmark::State& state, const Target& t, const CaseSpec& spec,
                const std::string& engine_detail, const std::string& verified,
-               const std::optional<LatencyPercentiles>& latency) {
+               const std::optional<LatencyPercentiles>& latency, const UnreadableFiles& unreadable) {
   const auto& id = t.target.identity;
   std::map<std::string, std::string> params = {
       {"what", what_of(t, spec)},
@@ -307,7 +340,7 @@ void set_label(benchmark::State& state, const Target& t, const CaseSpec& spec,
       {"qd", std::to_string(spec.qd)},
       {"threads", std::to_string(spec.threads)},
       {"cache", spec.direct ? "direct" : "buffered_cold"},
-      {"path", clean(t.scratch ? t.scratch->dir() + "/(scratch file)" : t.target.path)},
+      {"path", clean(label_path(t))},
       {"target", t.scratch ? "scratch_file" : to_string(t.target.kind)},
       {"size_bytes", std::to_string(t.scratch ? t.scratch->size() : t.target.size_bytes)},
       {"device", clean(id.device)},
@@ -317,6 +350,10 @@ void set_label(benchmark::State& state, const Target& t, const CaseSpec& spec,
       {"verified", verified},
   };
   if (t.target.kind == TargetKind::directory) params["files"] = std::to_string(t.target.files.size());
+  if (unreadable.count() > 0) {
+    params["files_unreadable"] = std::to_string(unreadable.count());
+    params["first_unreadable"] = clean(unreadable.first);
+  }
   if (latency) {
     params["lat_p50_us"] = std::to_string(latency->p50_us);
     params["lat_p99_us"] = std::to_string(latency->p99_us);
@@ -342,22 +379,27 @@ void run_case(benchmark::State& state, Target& t, const CaseSpec& spec, const Se
     return;
   }
   PassResult total;
+  UnreadableFiles unreadable;
   std::uint64_t pass_number = 0;
   for (auto _ : state) {
     auto workloads = make_workloads(t, spec, readers.size(), settings, pass_number++);
     if (spec.cold) evict(t, workloads);
     PassResult pass = run_pass(readers, workloads);
+    unreadable.add(workloads);
     state.SetIterationTime(pass.seconds);
     total.bytes += pass.bytes;
     total.ops += pass.ops;
     total.mismatches += pass.mismatches;
     total.latencies_ns.insert(total.latencies_ns.end(), pass.latencies_ns.begin(), pass.latencies_ns.end());
     if (!pass.error.empty()) {
-      state.SkipWithError(pass.error.c_str());
+      // A dataset's error names its file; a single file or device is named here.
+      const std::string where = t.target.kind == TargetKind::directory ? "" : label_path(t) + ": ";
+      state.SkipWithError((where + pass.error).c_str());
       return;
     }
     if (pass.bytes == 0) {
-      state.SkipWithError(("nothing read from " + t.target.path).c_str());
+      const std::string why = unreadable.first.empty() ? "" : " (" + unreadable.first + ")";
+      state.SkipWithError(("nothing read from " + t.target.path + why).c_str());
       return;
     }
   }
@@ -378,12 +420,19 @@ void run_case(benchmark::State& state, Target& t, const CaseSpec& spec, const Se
   } else {
     verified = consistency_of(t, settings);
   }
-  set_label(state, t, spec, spec.uring ? readers[0]->description() : "sync", verified, latency);
+  set_label(state, t, spec, spec.uring ? readers[0]->description() : "sync", verified, latency, unreadable);
+  if (unreadable.count() > 0 && !t.unreadable_said) {
+    t.unreadable_said = true;
+    std::fprintf(stderr, "pipecheck-storage: %s: %llu files could not be opened and were skipped, first: %s\n",
+                 t.target.path.c_str(), static_cast<unsigned long long>(unreadable.count()), unreadable.first.c_str());
+  }
   if (total.mismatches > 0) {
     state.SkipWithError((std::to_string(total.mismatches) +
                          " reads did not hold the bytes written to the scratch file").c_str());
-  } else if (verified.rfind("no", 0) == 0) {
-    state.SkipWithError(("io_uring and pread read different bytes from " + t.target.path + ": " + verified).c_str());
+  } else if (verified == "no") {
+    state.SkipWithError(("io_uring and pread read different bytes from " + t.target.path).c_str());
+  } else if (verified.rfind("error", 0) == 0) {
+    state.SkipWithError(("could not compare io_uring and pread reads of " + t.target.path + ": " + verified).c_str());
   }
 }
 

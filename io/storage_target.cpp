@@ -196,6 +196,9 @@ StorageTarget resolve_target(const std::string& path, const SysfsRoot& sys) {
       throw UsageError("--path " + path + ": a directory without any regular file to read");
     }
     for (const auto& file : target.files) target.size_bytes += file.size;
+    if (target.size_bytes == 0) {
+      throw UsageError("--path " + path + ": every file in the directory is empty: nothing to read");
+    }
   } else if (S_ISBLK(info.st_mode)) {
     // Read-only and O_DIRECT, the way the probe will read it; it never writes to a device.
     check_readable(path, O_DIRECT);

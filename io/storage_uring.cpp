@@ -175,7 +175,7 @@ class UringReader : public Reader {
     }
     if (res < 0) {
       if (result.error.empty()) {
-        result.error = errno_message("io_uring read", "at offset " + std::to_string(s.request.offset), -res);
+        result.error = errno_message("io_uring read", pass.workload.where(s.request), -res);
       }
     } else {
       result.bytes += static_cast<std::uint64_t>(res);

@@ -82,7 +82,7 @@ bool SequentialWorkload::next(ReadRequest& request) {
 RandomWorkload::RandomWorkload(int fd, std::uint64_t size, std::uint32_t block_size,
                                std::uint64_t count, std::uint64_t rng_seed, ReadCheck check)
     : CheckedWorkload(check), fd_(fd), blocks_(std::max<std::uint64_t>(1, size / block_size)),
-      block_size_(block_size), remaining_(count), state_(rng_seed | 1) {}
+      block_size_(block_size), remaining_(count), state_(mix(rng_seed)) {}  // seeds 1, 2, 3 stay distinct
 
 bool RandomWorkload::next(ReadRequest& request) {
   if (remaining_ == 0) return false;
@@ -115,13 +115,19 @@ bool DatasetWorkload::open_next() {
     if (fd < 0) {
       // A file that vanished or is refused: counted and named, the rest is still measured.
       if (first_open_error_.empty()) first_open_error_ = errno_message("open", files_[current_].path, errno);
-      ++files_unreadable_;
+      unreadable_paths_.push_back(files_[current_].path);
       continue;
     }
     open_[current_].fd = fd;
     return true;
   }
   return false;
+}
+
+std::string DatasetWorkload::where(const ReadRequest& request) const {
+  const auto index = static_cast<std::size_t>(request.tag);
+  const std::string offset = "at offset " + std::to_string(request.offset);
+  return index < files_.size() ? files_[index].path + " " + offset : offset;
 }
 
 bool DatasetWorkload::next(ReadRequest& request) {

@@ -82,8 +82,13 @@ class DatasetWorkload : public CheckedWorkload {
   bool complete(const ReadRequest& request, const unsigned char* data,
                 std::int64_t result) override;
 
+  std::string where(const ReadRequest& request) const override;
+
+  const std::vector<DatasetFile>& files() const { return files_; }
   std::uint64_t files_read() const { return files_read_; }
-  std::uint64_t files_unreadable() const { return files_unreadable_; }
+  // Files that could not be opened (vanished, refused): skipped, the rest still read.
+  std::uint64_t files_unreadable() const { return unreadable_paths_.size(); }
+  const std::vector<std::string>& unreadable_paths() const { return unreadable_paths_; }
   const std::string& first_open_error() const { return first_open_error_; }
 
  private:
@@ -103,7 +108,7 @@ class DatasetWorkload : public CheckedWorkload {
   std::size_t current_ = 0;      // index of the file being issued
   bool current_open_ = false;
   std::uint64_t files_read_ = 0;
-  std::uint64_t files_unreadable_ = 0;
+  std::vector<std::string> unreadable_paths_;
   std::string first_open_error_;
 };
 

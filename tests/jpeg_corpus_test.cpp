@@ -89,6 +89,47 @@ TEST(JpegCorpus, CheckNamesEachKindOfBadFile) {
   EXPECT_TRUE(corrupt.find("corrupt") == 0 || corrupt.find("damaged") == 0) << corrupt;
 }
 
+// The SOF0 frame header's height and width set to claim another size.
+std::vector<unsigned char> claiming_size(std::vector<unsigned char> jpeg, int width, int height) {
+  for (std::size_t i = 2; i + 8 < jpeg.size(); ++i) {
+    if (jpeg[i] == 0xFF && jpeg[i + 1] == 0xC0) {
+      jpeg[i + 5] = static_cast<unsigned char>(height >> 8);
+      jpeg[i + 6] = static_cast<unsigned char>(height & 0xff);
+      jpeg[i + 7] = static_cast<unsigned char>(width >> 8);
+      jpeg[i + 8] = static_cast<unsigned char>(width & 0xff);
+      break;
+    }
+  }
+  return jpeg;
+}
+
+TEST(JpegCorpus, TrailersAfterEoiAreSoundAHugeClaimedSizeIsNot) {
+  JpegHeader header;
+  // Phones append several KiB after EOI (Samsung's SEFT trailer): the image itself is sound.
+  auto trailer = small_jpeg(96, 64, TJSAMP_420, false);
+  trailer.insert(trailer.end(), 2048, 'A');
+  for (char c : std::string("SEFT")) trailer.push_back(static_cast<unsigned char>(c));
+  EXPECT_EQ(check_jpeg(trailer, header), "");
+  // A header claiming 65000x65000 is refused before any decode buffer is sized from it.
+  const auto huge = claiming_size(small_jpeg(96, 64, TJSAMP_420, false), 65000, 65000);
+  EXPECT_EQ(check_jpeg(huge, header), "too large: 65000x65000 (more than 268435456 pixels)");
+}
+
+TEST(JpegCorpus, UnreadableSubdirectoriesAreNamed) {
+  if (geteuid() == 0) GTEST_SKIP() << "root lists a chmod 000 directory anyway";
+  ScratchDir dir("unreadable");
+  write_bytes(dir.path / "a.jpg", small_jpeg(16, 16, TJSAMP_420, false));
+  fs::create_directories(dir.path / "locked");
+  write_bytes(dir.path / "locked/b.jpg", small_jpeg(16, 16, TJSAMP_420, false));
+  fs::permissions(dir.path / "locked", fs::perms::none);
+  const JpegCorpus corpus = load_jpeg_directory(dir.path, 10);
+  fs::permissions(dir.path / "locked", fs::perms::owner_all);
+  EXPECT_EQ(corpus.images.size(), 1u);
+  ASSERT_EQ(corpus.bad_files.size(), 1u);
+  EXPECT_EQ(corpus.bad_files[0].name, "locked/");
+  EXPECT_EQ(corpus.bad_files[0].reason.rfind("unreadable directory: ", 0), 0u) << corpus.bad_files[0].reason;
+}
+
 TEST(JpegCorpus, LoadsDatasetWithSubdirectoriesLoopAndBadFiles) {
   ScratchDir dir("load");
   const auto good = small_jpeg(96, 64, TJSAMP_420, false);

@@ -127,6 +127,32 @@ TEST_P(StorageEngine, DatasetCountsAVanishedFileAndGoesOn) {
   EXPECT_NE(dataset.first_open_error().find("gone"), std::string::npos);
 }
 
+TEST(StorageWorkloads, NeighbouringSeedsReadDifferentOffsets) {
+  // The probe seeds its readers 1, 2, 3, ...: two of them on the same offsets would let the
+  // device's cache answer one and inflate IOPS.
+  auto offsets = [](std::uint64_t seed) {
+    RandomWorkload workload(-1, 1ull << 30, 4096, 64, seed, ReadCheck{});
+    std::vector<std::uint64_t> seen;
+    for (ReadRequest request; workload.next(request);) seen.push_back(request.offset);
+    return seen;
+  };
+  const auto first = offsets(1), second = offsets(2), third = offsets(3);
+  EXPECT_EQ(first.size(), 64u);
+  EXPECT_NE(first, second);
+  EXPECT_NE(second, third);
+  EXPECT_EQ(first, offsets(1));  // and the same seed repeats its offsets
+}
+
+TEST(StorageWorkloads, DatasetReadErrorsNameTheFile) {
+  DatasetWorkload dataset({{"/data/a.jpg", 10}, {"/data/b.jpg", 20}}, 65536, 4096, false, {});
+  ReadRequest request;
+  request.tag = 1;
+  request.offset = 4096;
+  EXPECT_EQ(dataset.where(request), "/data/b.jpg at offset 4096");
+  SequentialWorkload single(-1, 0, 4096, 4096, 4096, ReadCheck{});
+  EXPECT_EQ(single.where(request), "at offset 4096");
+}
+
 TEST_P(StorageEngine, RandomReadsOfTheScratchPatternVerifyAndAWrongSeedFails) {
   auto scratch = ScratchFile::create(dir_.string(), 16 << 20, 99);
   ASSERT_TRUE(fs::is_empty(dir_));

@@ -85,6 +85,10 @@ TEST_F(StorageProbe, BadFlagValueExitsTwo) {
   const ProbeRun run = run_probe(dir_, {"--qd=0", "--scratch-dir=" + (dir_ / "scratch").string()});
   EXPECT_EQ(run.result.exit_code, 2);
   EXPECT_NE(run.err.find("--qd=0"), std::string::npos) << run.err;
+  // Below the scratch file's smallest size: the flag is named, not the free space.
+  const ProbeRun small = run_probe(dir_, {"--file-size=8M", "--scratch-dir=" + (dir_ / "scratch").string()});
+  EXPECT_EQ(small.result.exit_code, 2);
+  EXPECT_NE(small.err.find("--file-size=8M: at least 16M"), std::string::npos) << small.err;
 }
 
 TEST_F(StorageProbe, ScratchRunIsVerifiedAndLeavesNothingBehind) {

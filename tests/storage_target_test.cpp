@@ -84,6 +84,9 @@ TEST(StorageTarget, BadPathsAreUsageErrorsNamingThePath) {
   expect_usage_error_naming((dir / "no-such-file").string());
   fs::create_directories(dir / "empty" / "sub");
   expect_usage_error_naming((dir / "empty").string());  // a directory without files
+  fs::create_directories(dir / "zeros");
+  write_file(dir / "zeros" / "a.jpg", 0);
+  expect_usage_error_naming((dir / "zeros").string());  // only empty files: nothing to read
   ASSERT_EQ(mkfifo((dir / "fifo").c_str(), 0600), 0);
   expect_usage_error_naming((dir / "fifo").string());   // neither file, dir nor block device
   expect_usage_error_naming("/dev/null");               // a character device
