@@ -72,8 +72,12 @@ class UringReader : public Reader {
   }
 
   ReaderResult run(ReadWorkload& workload) override {
-    register_files(workload.fixed_fds());
     ReaderResult result;
+    if (broken_) {
+      result.error = "io_uring reader unusable after an earlier submit error";
+      return result;
+    }
+    register_files(workload.fixed_fds());
     Pass pass{workload, result, std::vector<Slot>(settings_.queue_depth), {}};
     for (unsigned i = 0; i < settings_.queue_depth; ++i) pass.free_slots.push_back(i);
     bool more = true;
@@ -187,13 +191,18 @@ class UringReader : public Reader {
     return false;
   }
 
+  // After a submit error: collect what the kernel took, but never wait for reads it did not.
   void drain(unsigned& in_flight) {
+    in_flight -= std::min(in_flight, io_uring_sq_ready(&ring_));  // prepared, never submitted
     while (in_flight > 0) {
       io_uring_cqe* cqe = nullptr;
-      if (io_uring_wait_cqe(&ring_, &cqe) < 0) return;
+      __kernel_timespec timeout{5, 0};
+      if (io_uring_wait_cqe_timeout(&ring_, &cqe, &timeout) < 0) break;
       io_uring_cqe_seen(&ring_, cqe);
       --in_flight;
     }
+    // Unsubmitted entries stay in the ring and would go out with the next pass's stale slots.
+    broken_ = true;
   }
 
   EngineSettings settings_;
@@ -201,6 +210,7 @@ class UringReader : public Reader {
   std::unique_ptr<unsigned char[], FreeDeleter> buffers_;
   bool fixed_buffers_ = false;
   bool fixed_files_ = false;
+  bool broken_ = false;  // a submit failed: entries may be left in the ring
   std::vector<int> registered_fds_;
 };
 
