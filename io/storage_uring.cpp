@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <sys/uio.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
