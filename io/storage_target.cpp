@@ -152,11 +152,21 @@ DeviceIdentity identify_device(const std::string& path, const SysfsRoot& sys) {
   const auto disk = disk_name_of(major(*number), minor(*number), sys);
   if (!disk) return identity;
   identity.device = *disk;
+  bool in_inventory = false;
   for (const BlockDevice& device : read_block_devices(sys)) {
     if (device.name != *disk) continue;
+    in_inventory = true;
     identity.disk_kind = to_string(device.kind);
     identity.model = device.model;
     if (device.logical_block_size > 0) identity.logical_block_size = device.logical_block_size;
+  }
+  if (!in_inventory) {
+    // The inventory leaves out loop, ram and zram devices (no hardware behind them), yet a
+    // dataset on squashfs over a loop device is common: its kind and block size from sysfs.
+    if (disk->rfind("loop", 0) == 0) identity.disk_kind = "loop";
+    if (disk->rfind("ram", 0) == 0 || disk->rfind("zram", 0) == 0) identity.disk_kind = "memory_disk";
+    const auto block = sys.read_int("/sys/block/" + *disk + "/queue/logical_block_size");
+    if (block && *block > 0) identity.logical_block_size = static_cast<int>(*block);
   }
   return identity;
 }

@@ -36,7 +36,10 @@ CeilingResult storage_ceiling(const Measurement& m, const Inventory& inventory, 
   if (m.unit != "GB/s") {
     return CeilingResult::unknown("no hardware ceiling for " + m.unit + ": a link bounds bytes, not operations");
   }
-  if (param(m, "disk_kind") == "network_fs") return CeilingResult::unknown("no ceiling: network filesystem");
+  const std::string kind = param(m, "disk_kind");
+  if (kind == "network_fs") return CeilingResult::unknown("no ceiling: network filesystem");
+  if (kind == "loop") return CeilingResult::unknown("no ceiling: loop device (the disk under its backing file bounds it)");
+  if (kind == "memory_disk") return CeilingResult::unknown("no ceiling: memory-backed disk (ram, zram)");
   const std::string device = param(m, "device");
   if (device.empty()) return CeilingResult::unknown("unknown: the device behind the path was not found");
   for (const auto& disk : inventory.disks) {

@@ -116,6 +116,9 @@ TEST(AttachCeilings, StorageUsesTheDiskOfThePath) {
   EXPECT_NE(ceiling(iops).unknown_reason.find("not operations"), std::string::npos);
   EXPECT_NE(ceiling(virt).unknown_reason.find("virtual disk"), std::string::npos);
   EXPECT_NE(ceiling(nfs).unknown_reason.find("network filesystem"), std::string::npos);
+  Measurement loop = seq;
+  loop.params = {{"device", "loop3"}, {"disk_kind", "loop"}};  // squashfs datasets on HPC clusters
+  EXPECT_EQ(ceiling(loop).unknown_reason, "no ceiling: loop device (the disk under its backing file bounds it)");
 }
 
 }  // namespace
