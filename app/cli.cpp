@@ -16,6 +16,7 @@
 #include "core/errors.hpp"
 #include "core/inventory_collect.hpp"
 #include "core/json_records.hpp"
+#include "core/json_text.hpp"
 #include "pipecheck_config.hpp"
 #include "reports/inventory_text.hpp"
 
@@ -31,7 +32,7 @@ struct InventoryArgs {
 int inventory_command(const InventoryArgs& args) {
   const Inventory inventory = collect_inventory(SysfsRoot(args.sysfs_root));
   if (args.json) {
-    std::cout << nlohmann::json(inventory).dump(2) << "\n";
+    std::cout << json_text(nlohmann::json(inventory)) << "\n";
   } else {
     std::cout << render_inventory(inventory);
   }

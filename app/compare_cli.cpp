@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "reports/baseline.hpp"
 #include "reports/compare.hpp"
 #include "reports/compare_text.hpp"
@@ -48,7 +49,7 @@ int compare_two(const CompareCliState& state, std::ostream& out) {
     comparison.notes.push_back("different GPUs: baseline " + *difference);
   }
   if (state.json) {
-    out << comparison_to_json(comparison).dump(2) << "\n";
+    out << json_text(comparison_to_json(comparison)) << "\n";
   } else if (state.markdown) {
     out << render_comparison_markdown(comparison);
   } else {
@@ -66,7 +67,7 @@ int compare_fleet(const CompareCliState& state, std::ostream& out) {
   FleetResult result = analyze_fleet(runs, options);
   result.notes.insert(result.notes.begin(), notes.begin(), notes.end());
   if (state.json) {
-    out << fleet_to_json(result).dump(2) << "\n";
+    out << json_text(fleet_to_json(result)) << "\n";
   } else if (state.markdown) {
     out << render_fleet_markdown(result);
   } else {

@@ -1,6 +1,7 @@
 // Parsing durations given on the command line.
 #include "app/duration_flag.hpp"
 
+#include <cmath>
 #include <cstdlib>
 
 #include "core/errors.hpp"
@@ -11,12 +12,17 @@ std::optional<double> parse_duration_seconds(const std::string& text) {
   if (text.empty()) return std::nullopt;
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || value < 0) return std::nullopt;
+  // strtod also takes "nan", "inf" and 1e300: none is a duration a run could wait out.
+  if (end == text.c_str() || !std::isfinite(value) || value < 0 || value > kLongestDurationSeconds) {
+    return std::nullopt;
+  }
   const std::string unit(end);
-  if (unit.empty() || unit == "s") return value;
-  if (unit == "m" || unit == "min") return value * 60;
-  if (unit == "h") return value * 3600;
-  return std::nullopt;
+  double seconds = -1;
+  if (unit.empty() || unit == "s") seconds = value;
+  if (unit == "m" || unit == "min") seconds = value * 60;
+  if (unit == "h") seconds = value * 3600;
+  if (seconds < 0 || seconds > kLongestDurationSeconds) return std::nullopt;
+  return seconds;
 }
 
 double duration_flag(const std::string& flag, const std::string& text) {

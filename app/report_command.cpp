@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
+#include "core/json_text.hpp"
 #include "reports/judge.hpp"
 #include "reports/render_files.hpp"
 #include "reports/summary_table.hpp"
@@ -45,7 +46,7 @@ int report_folder(const ReportOptions& options, std::ostream& out, std::ostream&
   }
   attach_ceilings(report, inventory);
   report.judged = judge(report, inventory, profile, workload);
-  write_file_atomically(options.folder / "report.json", report_to_json(report).dump(2) + "\n");
+  write_file_atomically(options.folder / "report.json", json_text(report_to_json(report)) + "\n");
   std::vector<std::string> notes;
   const RenderExtras extras = read_render_extras(options.folder, notes);
   for (const auto& note : notes) err << "pipecheck: " << note << "\n";

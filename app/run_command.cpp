@@ -13,6 +13,7 @@
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
+#include "core/json_text.hpp"
 #include "pipecheck_config.hpp"
 #include "reports/baseline.hpp"
 #include "reports/judge.hpp"
@@ -274,7 +275,7 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   const fs::path folder = create_run_folder(options.out, base_name);
 
   const Inventory inventory = collect_inventory(SysfsRoot(options.sysfs_root));
-  write_file_atomically(folder / "inventory.json", nlohmann::json(inventory).dump(2) + "\n");
+  write_file_atomically(folder / "inventory.json", json_text(nlohmann::json(inventory)) + "\n");
 
   InterruptGuard guard;
   for (const auto& probe : probes) {
@@ -286,7 +287,7 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   report.finished_utc = utc_now_iso();
   attach_ceilings(report, inventory);
   report.judged = judge(report, inventory, profile, workload);
-  write_file_atomically(folder / "report.json", report_to_json(report).dump(2) + "\n");
+  write_file_atomically(folder / "report.json", json_text(report_to_json(report)) + "\n");
   std::vector<std::string> render_notes;
   write_rendered_reports(folder, report, inventory, read_render_extras(folder, render_notes));
 

@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
+#include "core/json_text.hpp"
 #include "reports/compare_text.hpp"
 
 namespace pipecheck {
@@ -245,7 +246,7 @@ int record_baseline(const LoadedRun& run, const fs::path& baseline_path, std::os
   std::error_code error;
   if (baseline_path.has_parent_path()) fs::create_directories(baseline_path.parent_path(), error);
   if (error) throw RunError("create " + baseline_path.parent_path().string() + ": " + error.message());
-  write_file_atomically(baseline_path, baseline_document(run, utc_now_iso()).dump(2) + "\n");
+  write_file_atomically(baseline_path, json_text(baseline_document(run, utc_now_iso())) + "\n");
   out << "baseline: recorded " << baseline_path.string() << " from " << run.source.string()
       << " (" << describe(run.identity) << "); later runs are compared to it\n";
   return 0;

@@ -13,6 +13,7 @@
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/gpu_inventory.hpp"
+#include "core/json_text.hpp"
 #include "core/nvml_library.hpp"
 #include "stress/cpu_burn.hpp"
 #include "stress/gpu_telemetry.hpp"
@@ -433,7 +434,7 @@ StressOutcome run_stress(const StressConfig& config, const StressHooks& hooks, s
     for (const auto& note : slot->context->notes()) summary.notes.push_back(note);
   }
   judge_stress(summary);
-  write_file_atomically(outcome.summary_path, stress_summary_json(summary).dump(2) + "\n");
+  write_file_atomically(outcome.summary_path, json_text(stress_summary_json(summary)) + "\n");
   out << render_stress_summary(summary);
   out << "telemetry: " << outcome.csv_path.string() << "\nsummary: " << outcome.summary_path.string() << "\n";
   out.flush();

@@ -51,6 +51,11 @@ TEST(WatchBaseline, LatestRunOfThisHost) {
   EXPECT_EQ(latest->filename(), "node1-20261102T000000Z");
   EXPECT_FALSE(latest_run_folder(root, "node3"));
   EXPECT_FALSE(latest_run_folder(root / "missing", "node1"));
+  // Host "node1-2" is another machine, newer here; a second run in one second is node1's.
+  make("node1-2-20261106T000000Z");
+  EXPECT_EQ(latest_run_folder(root, "node1")->filename(), "node1-20261102T000000Z");
+  make("node1-20261107T000000Z-2");
+  EXPECT_EQ(latest_run_folder(root, "node1")->filename(), "node1-20261107T000000Z-2");
   std::filesystem::remove_all(root);
 }
 

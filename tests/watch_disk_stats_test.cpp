@@ -56,6 +56,21 @@ TEST(WatchDiskStats, CounterWrapIsNotNegative) {
   EXPECT_EQ(d.util_pct, 0);
 }
 
+TEST(WatchDiskStats, MillisecondFieldsWrapAt32Bits) {
+  // The kernel prints io_ticks, read ticks and time_in_queue as 32-bit unsigned.
+  const std::uint64_t near_top = (std::uint64_t{1} << 32) - 500;
+  DiskCounters before{8, 0, "sda", 1000, 100000, near_top, 10, 800, near_top, near_top};
+  DiskCounters after = before;
+  after.reads += 100;
+  after.read_ms = 500;      // 1000 ms across the wrap: 10 ms a read
+  after.io_ms = 300;        // 800 ms of 1000
+  after.weighted_ms = 1500; // 2000 ms: 2 in flight
+  const DiskWatch d = disk_rates(before, after, 1.0);
+  EXPECT_DOUBLE_EQ(d.r_await_ms, 10);
+  EXPECT_DOUBLE_EQ(d.util_pct, 80);
+  EXPECT_DOUBLE_EQ(d.aqu_sz, 2);
+}
+
 TEST(WatchDiskStats, PartitionsAndLoopDevicesAreNotWholeDisks) {
   const auto root = watch_test::scratch("disks");
   std::filesystem::create_directories(root / "sys/class/block/sda1");

@@ -70,6 +70,33 @@ TEST(WatchPeriodicity, ToleratesOneSampleOfJitter) {
   EXPECT_NEAR(p.period_s, 5.0, 0.51);
 }
 
+// One idle sample at each start, busy elsewhere, 1 s apart.
+Series idle_at(int samples, const std::vector<int>& starts) {
+  Series s;
+  for (int i = 0; i < samples; ++i) {
+    s.t.push_back(i);
+    bool idle = false;
+    for (int at : starts) idle = idle || i == at;
+    s.v.push_back(idle ? 0 : 80);
+  }
+  return s;
+}
+
+TEST(WatchPeriodicity, FewOrCloseIdleSamplesAreNotAPeriod) {
+  // What idle samples at random look like in a short run: three episodes 3 and 4 s apart once
+  // passed as periodic; so did four episodes every 3 samples.
+  EXPECT_FALSE(find_periodic_idle(idle_at(20, {3, 6, 10}).t, idle_at(20, {3, 6, 10}).v).found);
+  const Series close = idle_at(30, {4, 7, 10, 14, 17});
+  EXPECT_FALSE(find_periodic_idle(close.t, close.v).found);
+  // Four episodes with 3 gaps: every gap must be regular.
+  const Series one_off = idle_at(40, {5, 10, 15, 25});
+  EXPECT_FALSE(find_periodic_idle(one_off.t, one_off.v).found);
+  const Series regular = idle_at(40, {5, 10, 16, 21});  // 5, 6, 5: within a sample
+  const Periodicity p = find_periodic_idle(regular.t, regular.v);
+  EXPECT_TRUE(p.found);
+  EXPECT_DOUBLE_EQ(p.period_s, 5);
+}
+
 TEST(WatchPeriodicity, MedianOf) {
   EXPECT_DOUBLE_EQ(median_of({}), 0);
   EXPECT_DOUBLE_EQ(median_of({3, 1, 2}), 2);

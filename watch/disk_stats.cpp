@@ -12,6 +12,15 @@ namespace {
 
 std::uint64_t delta(std::uint64_t after, std::uint64_t before) { return after - std::min(after, before); }
 
+// The kernel prints the millisecond fields (read ticks, io ticks, time in queue) as 32-bit
+// unsigned: at queue depth 32 time_in_queue wraps in about a day and a half. A fall by more than
+// half the range is that wrap; a smaller one is a reset (the device came back) and counts 0.
+std::uint64_t delta_ms(std::uint64_t after, std::uint64_t before) {
+  constexpr std::uint64_t kWrap = std::uint64_t{1} << 32;
+  if (after < before && before < kWrap && before - after > kWrap / 2) return after + kWrap - before;
+  return delta(after, before);
+}
+
 }  // namespace
 
 std::map<std::string, DiskCounters> parse_diskstats(std::string_view text) {
@@ -62,9 +71,9 @@ DiskWatch disk_rates(const DiskCounters& before, const DiskCounters& after, doub
   disk.write_iops = static_cast<double>(delta(after.writes, before.writes)) / dt_s;
   disk.write_mbs = static_cast<double>(delta(after.write_sectors, before.write_sectors)) * 512.0 / 1e6 / dt_s;
   const double dt_ms = dt_s * 1000.0;
-  disk.util_pct = std::min(100.0, 100.0 * static_cast<double>(delta(after.io_ms, before.io_ms)) / dt_ms);
-  disk.r_await_ms = reads > 0 ? static_cast<double>(delta(after.read_ms, before.read_ms)) / reads : 0.0;
-  disk.aqu_sz = static_cast<double>(delta(after.weighted_ms, before.weighted_ms)) / dt_ms;
+  disk.util_pct = std::min(100.0, 100.0 * static_cast<double>(delta_ms(after.io_ms, before.io_ms)) / dt_ms);
+  disk.r_await_ms = reads > 0 ? static_cast<double>(delta_ms(after.read_ms, before.read_ms)) / reads : 0.0;
+  disk.aqu_sz = static_cast<double>(delta_ms(after.weighted_ms, before.weighted_ms)) / dt_ms;
   return disk;
 }
 

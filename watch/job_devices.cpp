@@ -16,7 +16,7 @@ namespace {
 
 // Code, configuration and locale files, opened by the loader and at import: not the job's data.
 bool is_system_file(std::string_view path) {
-  for (const char* system : {"/dev/", "/usr/", "/lib", "/etc/", "/proc/", "/sys/", "/bin/", "/sbin/"}) {
+  for (const char* system : {"/dev/", "/usr/", "/lib/", "/lib32/", "/lib64/", "/etc/", "/proc/", "/sys/", "/bin/", "/sbin/"}) {
     if (path.rfind(system, 0) == 0) return true;
   }
   return false;
@@ -45,7 +45,11 @@ void for_each_line(std::string_view text, Fn fn) {
   }
 }
 
-// A block device's sysfs name to its whole disk: a partition's sysfs folder sits inside its disk's.
+std::string dev_key(unsigned major, unsigned minor) { return std::to_string(major) + ":" + std::to_string(minor); }
+
+}  // namespace
+
+// A partition's sysfs folder sits inside its disk's.
 std::optional<std::string> whole_disk_of(const SysfsRoot& root, const std::string& name) {
   const auto real = root.resolve("/sys/class/block/" + name);
   if (!real) return std::nullopt;
@@ -53,10 +57,6 @@ std::optional<std::string> whole_disk_of(const SysfsRoot& root, const std::strin
   if (root.exists(*real + "/partition")) return path.parent_path().filename().string();
   return path.filename().string();
 }
-
-std::string dev_key(unsigned major, unsigned minor) { return std::to_string(major) + ":" + std::to_string(minor); }
-
-}  // namespace
 
 std::optional<std::string> block_device_of(const SysfsRoot& root, unsigned major, unsigned minor) {
   const auto real = root.resolve("/sys/dev/block/" + dev_key(major, minor));

@@ -16,6 +16,10 @@
 
 namespace pipecheck {
 
+// A block device's sysfs name to its whole disk ("nvme0n1" for nvme0n1p2, "vda" for vda);
+// nullopt when /sys/class/block has no such name.
+std::optional<std::string> whole_disk_of(const SysfsRoot& root, const std::string& name);
+
 // "vda" for 254:0; the disk for a partition ("nvme0n1" for nvme0n1p2); nullopt when the
 // numbers name no block device.
 std::optional<std::string> block_device_of(const SysfsRoot& root, unsigned major, unsigned minor);

@@ -50,11 +50,17 @@ Periodicity find_periodic_idle(const std::vector<double>& times, const std::vect
   std::vector<double> steps;
   for (std::size_t k = 1; k < times.size(); ++k) steps.push_back(times[k] - times[k - 1]);
   result.period_s = median_of(gaps);
-  // Sampling quantizes every gap to whole samples: allow 1.5 of them however short the period.
-  const double tolerance = std::max(options.tolerance_share * result.period_s, 1.5 * median_of(steps));
+  const double step = median_of(steps);
+  // Idle samples at random also come back every few samples, at irregular gaps: with few gaps
+  // (idle at random 30% of a 30 s run looked periodic half the time with 3 episodes and a
+  // 1.5-sample tolerance) a period needs several samples, and every gap must be regular.
+  if (result.period_s < options.min_period_samples * step) return result;
+  // Sampling quantizes every gap to whole samples: allow one of them however short the period.
+  const double tolerance = std::max(options.tolerance_share * result.period_s, step);
   const auto regular = std::count_if(gaps.begin(), gaps.end(),
                                      [&](double gap) { return std::fabs(gap - result.period_s) <= tolerance; });
-  result.found = static_cast<double>(regular) >= options.regular_share * static_cast<double>(gaps.size());
+  const double needed = gaps.size() < 4 ? 1.0 : options.regular_share;
+  result.found = static_cast<double>(regular) >= needed * static_cast<double>(gaps.size());
   return result;
 }
 

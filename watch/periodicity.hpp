@@ -16,9 +16,10 @@ struct IdleEpisode {
 
 struct PeriodicityOptions {
   double idle_below = 5;       // a sample at or below this is idle
-  double tolerance_share = 0.25;  // a gap within this share of the period (or 1.5 samples) is regular
-  double regular_share = 0.75;    // this share of the gaps must be regular
-  int min_episodes = 3;
+  double tolerance_share = 0.25;  // a gap within this share of the period (or 1 sample) is regular
+  double regular_share = 0.75;    // this share of the gaps must be regular (all of them below 4 gaps)
+  int min_episodes = 4;
+  double min_period_samples = 4;  // shorter periods are what random idle samples also produce
 };
 
 struct Periodicity {

@@ -1,6 +1,8 @@
 // Picking the measured ceilings out of a run's report.
 #include "watch/watch_baseline.hpp"
 
+#include <algorithm>
+
 #include "core/gpu_inventory.hpp"
 #include "reports/baseline.hpp"
 #include "reports/figure_text.hpp"
@@ -46,6 +48,23 @@ MeasuredCeilings measured_ceilings(const Report& report, const std::string& sour
   return ceilings;
 }
 
+namespace {
+
+// "20261130T133413Z", or with "-N" after it (a second run in the same second): the rest of a
+// run folder's name after "<host>-". Anything else is another host's ("vm-2-..." for host vm).
+bool is_run_stamp(const std::string& rest) {
+  const auto digits = [&](std::size_t from, std::size_t count) {
+    if (rest.size() < from + count) return false;
+    return std::all_of(rest.begin() + static_cast<long>(from), rest.begin() + static_cast<long>(from + count),
+                       [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (!digits(0, 8) || rest.size() < 16 || rest[8] != 'T' || !digits(9, 6) || rest[15] != 'Z') return false;
+  if (rest.size() == 16) return true;
+  return rest[16] == '-' && rest.size() > 17 && digits(17, rest.size() - 17);
+}
+
+}  // namespace
+
 std::optional<fs::path> latest_run_folder(const fs::path& results_root, const std::string& host) {
   std::error_code error;
   std::optional<fs::path> newest;
@@ -53,7 +72,7 @@ std::optional<fs::path> latest_run_folder(const fs::path& results_root, const st
   const std::string prefix = host + "-";
   for (fs::directory_iterator it(results_root, error), end; !error && it != end; it.increment(error)) {
     const std::string name = it->path().filename().string();
-    if (name.rfind(prefix, 0) != 0 || name.find(".incomplete") != std::string::npos) continue;
+    if (name.rfind(prefix, 0) != 0 || !is_run_stamp(name.substr(prefix.size()))) continue;
     const fs::path report = it->path() / "report.json";
     std::error_code stat_error;
     const auto when = fs::last_write_time(report, stat_error);

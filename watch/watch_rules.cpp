@@ -56,7 +56,7 @@ constexpr double kGpuIdlePct = 5;          // periodic idle: GPU utilization at 
 constexpr double kCpuIdlePct = 10;         // periodic idle without GPU: job CPU, % of a core
 constexpr double kPeriodicLostShare = 0.05;  // report a period losing at least this share
 constexpr double kJobIdlePct = 10;         // a job below this CPU (no GPU) is mostly waiting
-constexpr int kPeriodicMinEpisodes = 3;
+constexpr int kPeriodicMinEpisodes = 4;
 constexpr double kPeriodTolerance = 0.25;  // a gap within this share of the period is regular ...
 constexpr double kPeriodRegularShare = 0.75;  // ... and this share of the gaps must be
 constexpr double kDipShare = 0.6;          // sawtooth: a dip is below this share of the GPU's median
@@ -435,7 +435,8 @@ const std::vector<WatchRule>& watch_rules() {
       {"periodic_idle", "any",
        cat("GPU util <= ", limit(kGpuIdlePct), " (no GPU: job CPU <= ", limit(kCpuIdlePct),
            " of a core) in >= ", std::to_string(kPeriodicMinEpisodes), " episodes at a regular period (",
-           limit_share(kPeriodRegularShare), " of gaps within ", limit_share(kPeriodTolerance), " or 1.5 samples); >= ",
+           limit_share(kPeriodRegularShare), " of gaps (all below 4 gaps) within ", limit_share(kPeriodTolerance),
+           " or 1 sample; period >= 4 samples); >= ",
            limit_share(kPeriodicLostShare), " of the time lost"),
        "periodic work (evaluation, checkpoints): period and share lost", periodic_idle},
       {"job_idle", "no GPU", cat("job CPU < ", limit(kJobIdlePct), " of a core; no disk of the job at >= ", limit(kDiskUtilPct)),

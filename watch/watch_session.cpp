@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -17,6 +18,7 @@
 
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
+#include "core/json_text.hpp"
 #include "pipecheck_config.hpp"
 #include "reports/figure_text.hpp"
 #include "stress/telemetry_sampler.hpp"
@@ -73,9 +75,20 @@ pid_t spawn_command(const std::vector<std::string>& command) {
   for (const auto& arg : command) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
   pid_t pid = 0;
+  // Started with SIGCHLD ignored (some launchers do), the kernel would reap the command itself
+  // and waitpid could never see it end: the default for us, and for the command (SETSIGDEF).
+  signal(SIGCHLD, SIG_DFL);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGCHLD);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
   // Same process group and terminal as the watch: the job reads the keyboard and gets ^C as
   // it would without the watch. Its stdio is ours, untouched.
-  const int rc = posix_spawn(&pid, path.c_str(), nullptr, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, path.c_str(), nullptr, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   if (rc != 0) throw UsageError("watch: cannot run '" + command.front() + "': " + std::strerror(rc));
   return pid;
 }
@@ -124,7 +137,13 @@ std::optional<MeasuredCeilings> find_ceilings(const WatchConfig& config, WatchRe
     return std::nullopt;
   }
   try {
-    return load_measured_ceilings(*latest);
+    MeasuredCeilings ceilings = load_measured_ceilings(*latest);
+    if (ceilings.host != report.host) {  // a copied folder: another machine's ceilings
+      report.notes.push_back("latest run " + latest->string() + " was measured on " + ceilings.host +
+                             ", not " + report.host + ": not used (--baseline DIR to use it anyway)");
+      return std::nullopt;
+    }
+    return ceilings;
   } catch (const std::exception& e) {
     report.notes.push_back(std::string("latest run not read: ") + e.what());
     return std::nullopt;
@@ -139,6 +158,14 @@ struct Job {
   int exit_code = 0;
 };
 
+// Our command was reaped by someone else (SIGCHLD ignored after all): it ended, code unknown.
+void lost_child(Job& job, WatchReport& report) {
+  job.ended = true;
+  job.exit_code = 1;
+  report.job_ending = "ended (exit code unknown: the command was reaped before the watch could see it)";
+  g_child.store(0);
+}
+
 // Whether the job is over: our child reaped, or the attached pid gone.
 bool job_over(Job& job, const SysfsRoot& root, WatchReport& report) {
   if (job.ended) return true;
@@ -149,6 +176,8 @@ bool job_over(Job& job, const SysfsRoot& root, WatchReport& report) {
       record_ending(status, report, job.exit_code);
       job.ended = true;
       g_child.store(0);
+    } else if (done < 0 && errno == ECHILD) {
+      lost_child(job, report);
     }
   } else if (std::uint64_t now = 0; !process_alive(root, job.root, &now) || now != job.starttime) {
     job.ended = true;
@@ -216,6 +245,10 @@ void run_loop(Loop& loop, Clock::time_point start, const SysfsRoot& root) {
       loop.outcome.report.notes.push_back(std::string("watch.csv incomplete: ") + e.what());
     }
     loop.sampler_cpu_ms += thread_cpu_ms() - cpu_before;
+    // Per-process rows live on only in the CSV: kept, they would grow by the job's process count
+    // every sample (about 1 GB a day for 72 workers at 1 s).
+    sample.procs.clear();
+    sample.procs.shrink_to_fit();
     loop.outcome.samples.push_back(std::move(sample));
     const WatchSample& last = loop.outcome.samples.back();
     if (loop.display && last.elapsed_s - last_verdict_s >= loop.config.verdict_every_s) {
@@ -229,10 +262,10 @@ void run_loop(Loop& loop, Clock::time_point start, const SysfsRoot& root) {
   }
 }
 
-void describe_devices(const WatchConfig& config, const Samplers& samplers, WatchReport& report) {
-  if (!config.disks.empty()) {
+void describe_devices(const Samplers& samplers, WatchReport& report) {
+  if (!samplers.forced_disks.empty()) {
     report.devices_how = "as given (--disk)";
-    for (const auto& d : config.disks) report.job_devices.emplace_back(d, "given with --disk");
+    for (const auto& d : samplers.forced_disks) report.job_devices.emplace_back(d, "given with --disk");
     return;
   }
   for (const auto& d : samplers.devices.devices()) report.job_devices.emplace_back(d, samplers.devices.evidence(d));
@@ -247,11 +280,28 @@ void describe_devices(const WatchConfig& config, const Samplers& samplers, Watch
 void write_results(WatchOutcome& outcome, const fs::path& folder, std::ostream& err) {
   outcome.json_path = folder / "watch.json";
   outcome.html_path = folder / "watch.html";
-  write_file_atomically(outcome.json_path, watch_report_json(outcome.report).dump(2) + "\n");
+  write_file_atomically(outcome.json_path, json_text(watch_report_json(outcome.report)) + "\n");
   write_file_atomically(outcome.html_path, render_watch_html(outcome.report, outcome.samples));
   err << render_watch_text(outcome.report) << "files: " << outcome.csv_path.string() << ", "
       << outcome.json_path.string() << ", " << outcome.html_path.string() << "\n";
   err.flush();
+}
+
+// A failure to write the results must not cost the command's exit code, nor leave it unwaited.
+void write_results_or_say_why(WatchOutcome& outcome, const fs::path& folder, std::ostream& err) {
+  try {
+    write_results(outcome, folder, err);
+  } catch (const std::exception& e) {
+    err << "watch: results not written: " << e.what() << "\n";
+  }
+}
+
+void rewrite_json(WatchOutcome& outcome, std::ostream& err) {
+  try {
+    write_file_atomically(outcome.json_path, json_text(watch_report_json(outcome.report)) + "\n");
+  } catch (const std::exception& e) {
+    err << "watch: " << outcome.json_path.string() << " not updated with the exit code: " << e.what() << "\n";
+  }
 }
 
 void start_report(const WatchConfig& config, WatchReport& report) {
@@ -294,7 +344,8 @@ std::string resolve_command(const std::string& name) {
 void on_watch_signal(int signal, bool sent_by_process) {
   const pid_t child = g_child.load();
   if (child > 0) {
-    if (sent_by_process) kill(child, signal);
+    // Gone already (reaped behind our back): nobody is left to end, so the watch stops itself.
+    if (sent_by_process && kill(child, signal) != 0 && errno == ESRCH) g_stop.store(true);
     return;
   }
   g_stop.store(true);
@@ -313,6 +364,18 @@ void check_input(const WatchConfig& config, const SysfsRoot& root) {
   if (!config.pid) resolve_command(config.command.front());
 }
 
+// --disk names as whole disks, the way the baseline's measured ceilings and the rules name them
+// ("nvme0n1p2" -> "nvme0n1"); a name /sys/class/block does not know is bad input.
+std::vector<std::string> resolve_disks(const WatchConfig& config, const SysfsRoot& root) {
+  std::vector<std::string> disks;
+  for (const auto& name : config.disks) {
+    const auto whole = whole_disk_of(root, name);
+    if (!whole) throw UsageError("--disk " + name + ": no such block device (see /sys/class/block)");
+    if (std::find(disks.begin(), disks.end(), *whole) == disks.end()) disks.push_back(*whole);
+  }
+  return disks;
+}
+
 Job start_job(const WatchConfig& config, const SysfsRoot& root) {
   Job job;
   if (config.pid) {
@@ -326,10 +389,10 @@ Job start_job(const WatchConfig& config, const SysfsRoot& root) {
   return job;
 }
 
-void finish_report(const WatchConfig& config, Samplers& samplers, const Loop& loop, WatchOutcome& outcome) {
+void finish_report(Samplers& samplers, const Loop& loop, WatchOutcome& outcome) {
   WatchReport& report = outcome.report;
   report.finished_utc = utc_now_iso_ms();
-  describe_devices(config, samplers, report);
+  describe_devices(samplers, report);
   for (const auto& note : samplers.gpus.notes()) report.notes.push_back("NVML: " + note);
   report.analysis = analyze_watch(outcome.samples, loop.ceilings, watch_analysis_options(), report.job_devices);
   report.verdict = judge_watch(report.analysis);
@@ -344,7 +407,12 @@ void finish_report(const WatchConfig& config, Samplers& samplers, const Loop& lo
 void wait_for_command(Job& job, WatchReport& report, std::ostream& err) {
   err << "watch: waiting for pid " << job.root << " to finish\n";
   int status = 0;
-  while (waitpid(job.root, &status, 0) < 0 && errno == EINTR) {
+  pid_t done = -1;
+  while ((done = waitpid(job.root, &status, 0)) < 0 && errno == EINTR) {
+  }
+  if (done != job.root) {
+    lost_child(job, report);
+    return;
   }
   record_ending(status, report, job.exit_code);
   g_child.store(0);
@@ -355,6 +423,7 @@ void wait_for_command(Job& job, WatchReport& report, std::ostream& err) {
 WatchOutcome run_watch(const WatchConfig& config, std::ostream& err) {
   const SysfsRoot root(config.sysfs_root);
   check_input(config, root);
+  const std::vector<std::string> disks = resolve_disks(config, root);
   WatchOutcome outcome;
   WatchReport& report = outcome.report;
   start_report(config, report);
@@ -371,11 +440,17 @@ WatchOutcome run_watch(const WatchConfig& config, std::ostream& err) {
   outcome.csv_path = config.out_dir / "watch.csv";
   WatchCsvWriter csv(outcome.csv_path);
 
-  Job job = start_job(config, root);
+  Job job;
+  try {
+    job = start_job(config, root);
+  } catch (...) {
+    fs::remove(outcome.csv_path, error);  // nothing was watched: no header-only CSV left behind
+    throw;
+  }
   report.pid = job.root;
   const auto start = Clock::now();
   Samplers samplers{ProcessTreeSampler(root, job.root, busy_thread_demand_pct()), CpuStatsSampler(root),
-                    DiskStatsSampler(root), JobDeviceFinder(root), gpus, config.disks, {}, 0};
+                    DiskStatsSampler(root), JobDeviceFinder(root), gpus, disks, {}, 0};
   std::optional<WatchDisplay> display;
   if (config.live) {
     display.emplace(err, config.tty_fd, config.plain_every_s);
@@ -385,9 +460,12 @@ WatchOutcome run_watch(const WatchConfig& config, std::ostream& err) {
   Loop loop{config, samplers, csv, display ? &*display : nullptr, ceilings ? &*ceilings : nullptr, outcome, job, 0.0};
   run_loop(loop, start, root);
   if (display) display->finish();
-  finish_report(config, samplers, loop, outcome);
-  write_results(outcome, config.out_dir, err);
-  if (job.ours && !job.ended) wait_for_command(job, report, err);
+  finish_report(samplers, loop, outcome);
+  write_results_or_say_why(outcome, config.out_dir, err);
+  if (job.ours && !job.ended) {
+    wait_for_command(job, report, err);
+    rewrite_json(outcome, err);  // now with how the command ended
+  }
   outcome.exit_code = job.ours ? job.exit_code : 0;
   return outcome;
 }
