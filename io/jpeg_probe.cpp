@@ -429,6 +429,11 @@ std::string register_cases(const ProbeOptions& options) {
   static ProbeData data;
   g_data = &data;
   const auto size = parse_dimensions("size", options.last("size") ? *options.last("size") : "2000x1500");
+  // The generated corpus holds `count` such images as RGB while encoding: keep to what a dataset
+  // image may be (check_jpeg refuses larger ones too).
+  if (static_cast<std::uint64_t>(size.first) * static_cast<std::uint64_t>(size.second) > kMaxJpegPixels) {
+    throw UsageError("--size " + *options.last("size") + ": more than " + std::to_string(kMaxJpegPixels) + " pixels");
+  }
   data.config.train_size = parse_dimensions("train-size", options.last("train-size") ? *options.last("train-size") : "640x640");
   data.config.quality = parse_int_flag(options, "quality", 90, 1, 100);
   const int count = parse_int_flag(options, "count", static_cast<int>(default_count(options.mode)), 1, 100000);
