@@ -1,9 +1,17 @@
-// The process-tree sampler: /proc parsers on recorded lines, and real process trees on this
-// machine (a shell with sleeping children, a busy loop's CPU demand).
+// The process-tree sampler: /proc parsers on recorded lines, real process trees on this machine
+// (a shell with sleeping children, a busy loop's CPU demand), and fake /proc trees for pid reuse
+// and reaped workers.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "tests/watch_test_support.hpp"
 #include "watch/process_tree.hpp"
@@ -92,6 +100,194 @@ TEST(WatchProcessTree, EndsWhenTheRootExits) {
   EXPECT_TRUE(sampler.sample(std::chrono::steady_clock::now()).root_alive);
   child.stop();
   EXPECT_FALSE(sampler.sample(std::chrono::steady_clock::now()).root_alive);
+}
+
+// ---- fake /proc trees written sample by sample: reused pids, and workers that exit and are
+// reaped (DataLoader workers do every epoch), counted exactly once.
+
+namespace fs = std::filesystem;
+
+// One process of the fake tree; its only thread has the process's pid, start and ticks.
+struct FakeProcess {
+  int pid = 0;
+  int ppid = 0;
+  std::uint64_t starttime = 0;
+  std::uint64_t utime = 0;   // own ticks
+  std::uint64_t cutime = 0;  // reaped children's ticks
+  std::string comm = "python3";
+};
+
+// A /proc the test rewrites between samples: only the files the sampler reads.
+class FakeProc {
+ public:
+  explicit FakeProc(const std::string& name) : root_(watch_test::scratch(name)) {}
+  ~FakeProc() { fs::remove_all(root_); }
+  FakeProc(const FakeProc&) = delete;
+  FakeProc& operator=(const FakeProc&) = delete;
+
+  SysfsRoot root() const { return SysfsRoot(root_); }
+
+  // Replaces /proc with exactly these processes.
+  void show(const std::vector<FakeProcess>& processes) {
+    fs::remove_all(root_ / "proc");
+    for (const auto& p : processes) write(p);
+  }
+
+ private:
+  static std::string stat_line(const FakeProcess& p) {
+    // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
+    // utime stime cutime cstime priority nice num_threads itrealvalue starttime vsize
+    return std::to_string(p.pid) + " (" + p.comm + ") S " + std::to_string(p.ppid) + " 1 1 0 -1 0 0 0 0 0 " +
+           std::to_string(p.utime) + " 0 " + std::to_string(p.cutime) + " 0 20 0 1 0 " +
+           std::to_string(p.starttime) + " 0\n";
+  }
+  static void put(const fs::path& file, const std::string& text) {
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+  }
+  void write(const FakeProcess& p) {
+    const fs::path dir = root_ / "proc" / std::to_string(p.pid);
+    put(dir / "stat", stat_line(p));
+    const fs::path task = dir / "task" / std::to_string(p.pid);
+    FakeProcess thread = p;
+    thread.cutime = 0;
+    put(task / "stat", stat_line(thread));
+    put(task / "schedstat", "0 0 0\n");
+  }
+
+  fs::path root_;
+};
+
+double ticks_s(std::uint64_t ticks) {
+  const long per_s = sysconf(_SC_CLK_TCK);
+  return static_cast<double>(ticks) / static_cast<double>(per_s > 0 ? per_s : 100);
+}
+
+ProcessTreeSampler::Clock::time_point at(int second) {
+  return ProcessTreeSampler::Clock::time_point() + std::chrono::seconds(second);
+}
+
+constexpr int root_pid = 100;
+constexpr std::uint64_t root_start = 1000;
+
+FakeProcess root_process(std::uint64_t utime, std::uint64_t cutime = 0) {
+  return {root_pid, 1, root_start, utime, cutime, "torchrun"};
+}
+
+std::vector<ProcessTotal> totals_of(const ProcessTreeSampler& sampler, int pid) {
+  std::vector<ProcessTotal> found;
+  for (const auto& p : sampler.processes()) {
+    if (p.pid == pid) found.push_back(p);
+  }
+  return found;
+}
+
+TEST(ProcessTreeFakeProc, UnrelatedProcessReusingAWorkerPidIsNotCounted) {
+  FakeProc proc("reuse-unrelated");
+  proc.show({root_process(100), {200, root_pid, 2000, 50}});
+  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
+  sampler.sample(at(0));
+  proc.show({root_process(110), {200, root_pid, 2000, 60}});
+  EXPECT_DOUBLE_EQ(sampler.sample(at(1)).job.cpu_s, ticks_s(20));
+  // The worker ends (65 ticks in all, now in the root's cutime) and an unrelated process of
+  // init's, with 1000 s of CPU, gets pid 200.
+  proc.show({root_process(120, 65), {200, 1, 9000, 100000, 0, "backup"}});
+  const ProcessTreeReading reading = sampler.sample(at(2));
+  EXPECT_EQ(reading.pids, std::vector<int>{root_pid});
+  EXPECT_DOUBLE_EQ(reading.job.cpu_s, ticks_s(20 + 10 + 5));
+  EXPECT_NEAR(reading.job.cpu_pct, 100.0 * ticks_s(15), 1e-9);
+  for (const auto& p : sampler.processes()) EXPECT_NE(p.comm, "backup");
+}
+
+TEST(ProcessTreeFakeProc, WorkerPidReusedByANewWorkerCountsFromItsOwnStart) {
+  FakeProc proc("reuse-worker");
+  proc.show({root_process(100), {200, root_pid, 2000, 10}});
+  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
+  sampler.sample(at(0));
+  proc.show({root_process(100), {200, root_pid, 2000, 20}});
+  sampler.sample(at(1));
+  // The old worker ends at 25 ticks; a new one, started since, has pid 200 and 30 ticks.
+  proc.show({root_process(100, 25), {200, root_pid, 5000, 30}});
+  const ProcessTreeReading reading = sampler.sample(at(2));
+  ASSERT_EQ(reading.procs.size(), 2u);
+  EXPECT_DOUBLE_EQ(reading.procs[1].cpu_s, ticks_s(30));
+  EXPECT_NEAR(reading.procs[1].cpu_pct, 100.0 * ticks_s(30), 1e-9);
+  EXPECT_DOUBLE_EQ(reading.job.cpu_s, ticks_s(10 + 5 + 30));
+  // Two processes and two threads with pid 200, each with its own time.
+  auto workers = totals_of(sampler, 200);
+  ASSERT_EQ(workers.size(), 2u);
+  EXPECT_DOUBLE_EQ(workers[0].cpu_s, ticks_s(30));
+  EXPECT_DOUBLE_EQ(workers[1].cpu_s, ticks_s(10));
+  const auto threads = sampler.top_threads(10);
+  ASSERT_EQ(threads.size(), 3u);
+  EXPECT_EQ(threads[0].tid, 200);
+  EXPECT_DOUBLE_EQ(threads[0].cpu_s, ticks_s(30));
+  EXPECT_EQ(threads[1].tid, 200);
+  EXPECT_DOUBLE_EQ(threads[1].cpu_s, ticks_s(10));
+}
+
+TEST(ProcessTreeFakeProc, ChildReapedWhileItsParentIsReadIsCountedOnce) {
+  FakeProc proc("reaped-mid-sample");
+  proc.show({root_process(100), {200, root_pid, 2000, 50}});
+  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
+  sampler.sample(at(0));
+  // What a sample sees when the worker is reaped after its parent was read: the parent's
+  // cutime does not have the worker's 55 ticks yet, and the worker is gone.
+  proc.show({root_process(110)});
+  const double mid = sampler.sample(at(1)).job.cpu_s;
+  proc.show({root_process(120, 55)});
+  const double end = sampler.sample(at(2)).job.cpu_s;
+  EXPECT_LE(mid, end);
+  // The root's 20 ticks and the worker's last 5, once.
+  EXPECT_DOUBLE_EQ(end, ticks_s(25));
+  proc.show({root_process(130, 55)});
+  EXPECT_DOUBLE_EQ(sampler.sample(at(3)).job.cpu_s, ticks_s(35));
+}
+
+TEST(ProcessTreeFakeProc, WorkersThatExitEveryEpochAreCountedOnce) {
+  FakeProc proc("epochs");
+  std::uint64_t root_ticks = 100;
+  std::uint64_t reaped = 0;
+  std::uint64_t truth = 0;  // ticks the job used since the first sample
+  int second = 0;
+  proc.show({root_process(root_ticks)});
+  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
+  sampler.sample(at(second++));
+  for (int epoch = 0; epoch < 4; ++epoch) {
+    const int pid = 300 + epoch;
+    const std::uint64_t start = 3000 + 10 * static_cast<std::uint64_t>(epoch);
+    for (std::uint64_t worker_ticks : {40, 90}) {
+      root_ticks += 5;
+      truth += 5 + (worker_ticks == 40 ? 40 : 50);
+      proc.show({root_process(root_ticks, reaped), {pid, root_pid, start, worker_ticks}});
+      sampler.sample(at(second++));
+    }
+    // Reaped at 100 ticks; odd epochs while the sampler reads the root (the race).
+    root_ticks += 5;
+    truth += 5 + 10;
+    if (epoch % 2 == 1) {
+      proc.show({root_process(root_ticks, reaped)});
+      sampler.sample(at(second++));
+    }
+    reaped += 100;
+    proc.show({root_process(root_ticks, reaped)});
+    const ProcessTreeReading reading = sampler.sample(at(second++));
+    EXPECT_DOUBLE_EQ(reading.job.cpu_s, ticks_s(truth)) << "epoch " << epoch;
+  }
+}
+
+TEST(ProcessTreeFakeProc, ProcessLeavingTheTreeAliveKeepsWhatItUsed) {
+  FakeProc proc("orphan");
+  proc.show({root_process(100), {150, root_pid, 1500, 10}, {200, 150, 2000, 40}});
+  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
+  sampler.sample(at(0));
+  // 150 ends (12 ticks, reaped by the root); its child 200 goes to init and lives on.
+  proc.show({root_process(105, 12), {200, 1, 2000, 45}});
+  const ProcessTreeReading reading = sampler.sample(at(1));
+  EXPECT_EQ(reading.pids, std::vector<int>{root_pid});
+  EXPECT_DOUBLE_EQ(reading.job.cpu_s, ticks_s(5 + 2));
+  proc.show({root_process(115, 12), {200, 1, 2000, 1000}});
+  EXPECT_DOUBLE_EQ(sampler.sample(at(2)).job.cpu_s, ticks_s(5 + 2 + 10));
 }
 
 }  // namespace

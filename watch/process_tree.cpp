@@ -35,6 +35,11 @@ std::vector<std::string_view> fields_of(std::string_view text) {
 
 double percent(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; }
 
+template <typename Total>
+bool more_cpu(const Total& a, const Total& b) {
+  return a.cpu_s > b.cpu_s;
+}
+
 }  // namespace
 
 std::optional<TaskStat> parse_task_stat(std::string_view text) {
@@ -136,17 +141,17 @@ void ProcessTreeSampler::sample_threads(int pid, double dt_s, bool priming, Proc
     const auto sched = sched_text ? parse_schedstat(*sched_text) : std::nullopt;
     ++proc.threads;
     const std::uint64_t ticks = stat->utime + stat->stime;
-    const auto found = threads_.find(tid);
-    const bool known = found != threads_.end() && found->second.pid == pid;
-    ThreadState& state = threads_[tid];
+    const auto [found, added] = threads_.try_emplace(Key{tid, stat->starttime});
+    ThreadState& state = found->second;
     // A thread first seen after the first sample was born within the interval: all of its
     // time counts. One seen at the first sample may be older than the watch: it only primes.
-    const std::uint64_t base_ticks = known ? state.ticks : 0;
-    const SchedStat base_sched = known && state.sched ? *state.sched : SchedStat{};
+    const std::uint64_t base_ticks = added ? 0 : state.ticks;
+    const SchedStat base_sched = !added && state.sched ? *state.sched : SchedStat{};
     state.pid = pid;
     state.comm = sanitize_name(stat->comm);
     state.ticks = ticks;
     state.sched = sched;
+    state.seen = samples_;
     if (priming || dt_s <= 0) continue;
     const double cpu_s = static_cast<double>(ticks - std::min(ticks, base_ticks)) / ticks_per_s_;
     state.cpu_s += cpu_s;
@@ -167,35 +172,37 @@ void ProcessTreeSampler::sample_threads(int pid, double dt_s, bool priming, Proc
   }
 }
 
-ProcWatch ProcessTreeSampler::sample_process(int pid, double dt_s, bool priming, Totals& totals) {
+ProcWatch ProcessTreeSampler::sample_process(const Member& member, double dt_s, bool priming, Totals& totals) {
   ProcWatch proc;
-  proc.pid = pid;
-  const std::string dir = "/proc/" + std::to_string(pid);
+  proc.pid = member.pid;
+  const std::string dir = "/proc/" + std::to_string(member.pid);
   const auto text = read_proc_file(root_, dir + "/stat");
   const auto stat = text ? parse_task_stat(*text) : std::nullopt;
-  if (!stat) return proc;
+  // Gone since the tree was read, or its pid already reused by another process.
+  if (!stat || stat->starttime != member.starttime) return proc;
   const auto io_text = read_proc_file(root_, dir + "/io");
   const auto read_bytes = io_text ? parse_io_read_bytes(*io_text) : std::nullopt;
-  const bool known = processes_.count(pid) > 0;
-  ProcessState& state = processes_[pid];
+  const auto [found, added] = processes_.try_emplace(Key{member.pid, member.starttime});
+  ProcessState& state = found->second;
   const std::uint64_t ticks = stat->utime + stat->stime;
-  const std::uint64_t base_ticks = known ? state.ticks : 0;
-  const std::optional<std::uint64_t> base_read = known ? state.read_bytes : std::optional<std::uint64_t>(0);
+  const std::uint64_t base_ticks = added ? 0 : state.ticks;
+  const std::optional<std::uint64_t> base_read = added ? std::optional<std::uint64_t>(0) : state.read_bytes;
   state.ppid = stat->ppid;
   state.comm = sanitize_name(stat->comm);
   state.ticks = ticks;
+  state.job_ticks = ticks + stat->cutime + stat->cstime;
   state.read_bytes = read_bytes;
-  if (read_bytes && !state.first_read_bytes) state.first_read_bytes = known || priming ? *read_bytes : 0;
+  state.seen = samples_;
+  if (read_bytes && !state.first_read_bytes) state.first_read_bytes = !added || priming ? *read_bytes : 0;
   proc.comm = state.comm;
-  // The tree's totals include what each live process reaped from its children (cutime, and
-  // the read_bytes the kernel folds into the parent on wait), so a short-lived worker's work
-  // is counted once: in itself while it lives, in its parent after.
-  totals.ticks += ticks + stat->cutime + stat->cstime;
+  // The job's sums take what each process reaped from its children too (cutime, and the
+  // read_bytes the kernel folds into the parent on wait): see count_job.
+  totals.ticks += state.job_ticks;
   if (read_bytes) {
     totals.read_bytes += *read_bytes;
     totals.read_known = true;
   }
-  sample_threads(pid, dt_s, priming, proc);
+  sample_threads(member.pid, dt_s, priming, proc);
   state.max_threads = std::max(state.max_threads, proc.threads);
   if (priming || dt_s <= 0) return proc;
   const double cpu_s = static_cast<double>(ticks - std::min(ticks, base_ticks)) / ticks_per_s_;
@@ -208,39 +215,118 @@ ProcWatch ProcessTreeSampler::sample_process(int pid, double dt_s, bool priming,
   return proc;
 }
 
-std::vector<int> ProcessTreeSampler::current_tree() {
-  const std::vector<int> live = list_numeric_entries(root_, "/proc");
-  std::map<int, int> parents;
-  for (int pid : live) {
-    const auto known = parent_of_.find(pid);
-    const auto own = processes_.find(pid);
-    if (own != processes_.end()) {
-      parents[pid] = own->second.ppid;  // re-read each sample by sample_process
-    } else if (known != parent_of_.end()) {
-      parents[pid] = known->second;
-    } else {
-      const auto text = read_proc_file(root_, "/proc/" + std::to_string(pid) + "/stat");
-      const auto stat = text ? parse_task_stat(*text) : std::nullopt;
-      parents[pid] = stat ? stat->ppid : -1;
+std::vector<ProcessTreeSampler::Member> ProcessTreeSampler::current_tree() {
+  std::map<int, ParentLink> links;
+  for (int pid : list_numeric_entries(root_, "/proc")) {
+    // A process outside the tree can join it only as a new process (a parent changes only to
+    // init or a subreaper above it), so its cached link stands. The tree's own links are
+    // re-read: its pid may have been reused, or the process re-parented out of the tree. (A
+    // pid outside the tree reused by a new child of the job within one interval is missed; its
+    // CPU still reaches the job through its parent's cutime when it ends.)
+    const auto cached = parent_of_.find(pid);
+    if (cached != parent_of_.end() && !cached->second.in_tree) {
+      links[pid] = cached->second;
+      continue;
     }
+    const auto text = read_proc_file(root_, "/proc/" + std::to_string(pid) + "/stat");
+    const auto stat = text ? parse_task_stat(*text) : std::nullopt;
+    if (stat) links[pid] = {stat->ppid, stat->starttime, false};
   }
-  parent_of_ = std::move(parents);  // pids gone from /proc leave the map
+  parent_of_ = std::move(links);  // pids gone from /proc leave the map
+  return walk_tree();
+}
+
+// The root and its descendants by parent_of_, parents before children, marked in_tree.
+std::vector<ProcessTreeSampler::Member> ProcessTreeSampler::walk_tree() {
   std::multimap<int, int> children;
-  for (const auto& [pid, ppid] : parent_of_) {
-    if (pid != root_pid_) children.emplace(ppid, pid);
+  for (const auto& [pid, link] : parent_of_) {
+    if (pid != root_pid_) children.emplace(link.ppid, pid);
   }
-  std::vector<int> tree;
+  std::vector<Member> tree;
   std::deque<int> queue{root_pid_};
-  std::set<int> seen;
   while (!queue.empty()) {
     const int pid = queue.front();
     queue.pop_front();
-    if (!seen.insert(pid).second) continue;
-    tree.push_back(pid);
+    const auto link = parent_of_.find(pid);
+    if (link == parent_of_.end() || link->second.in_tree) continue;
+    link->second.in_tree = true;
+    tree.push_back({pid, link->second.starttime});
     const auto [first, last] = children.equal_range(pid);
     for (auto it = first; it != last; ++it) queue.push_back(it->second);
   }
   return tree;
+}
+
+// Moves the processes and threads this sample did not find out of the live maps, their totals
+// kept for the report.
+void ProcessTreeSampler::forget_departed() {
+  for (auto it = processes_.begin(); it != processes_.end();) {
+    if (it->second.seen == samples_) {
+      ++it;
+      continue;
+    }
+    // Still in /proc under its start time but out of the tree: re-parented, alive (see
+    // count_job). Otherwise it was reaped, or vanished while the sample read it.
+    const auto link = parent_of_.find(it->first.first);
+    if (link != parent_of_.end() && link->second.starttime == it->first.second && !link->second.in_tree) {
+      departed_alive_.ticks += it->second.job_ticks;
+      departed_alive_.read_bytes += it->second.read_bytes.value_or(0);
+    }
+    finished_processes_.push_back(total_of(it->first.first, it->second));
+    it = processes_.erase(it);
+  }
+  // Finished processes and threads are kept only while among the busiest: a job that starts a
+  // process or thread per task would grow the lists without end, and the report shows the top.
+  constexpr std::size_t kept_processes = 256;
+  if (finished_processes_.size() > 2 * kept_processes) {
+    std::stable_sort(finished_processes_.begin(), finished_processes_.end(), more_cpu<ProcessTotal>);
+    finished_processes_.resize(kept_processes);
+  }
+  constexpr std::size_t kept_threads = 256;
+  for (auto it = threads_.begin(); it != threads_.end();) {
+    if (it->second.seen == samples_) {
+      ++it;
+      continue;
+    }
+    finished_threads_.push_back({it->first.first, it->second.pid, it->second.comm, it->second.cpu_s});
+    it = threads_.erase(it);
+  }
+  if (finished_threads_.size() > 2 * kept_threads) {
+    std::stable_sort(finished_threads_.begin(), finished_threads_.end(), more_cpu<ThreadTotal>);
+    finished_threads_.resize(kept_threads);
+  }
+}
+
+std::uint64_t ProcessTreeSampler::JobCounter::advance(std::uint64_t sum) {
+  if (!base) base = sum;
+  if (sum <= *base + counted) return 0;
+  const std::uint64_t growth = sum - *base - counted;
+  counted += growth;
+  return growth;
+}
+
+// The job's CPU is the sum over the live tree of each process's own time and what it reaped
+// from its children (cutime, cstime): a worker's time is in itself while it lives and in its
+// parent once reaped, so the sum holds each tick of the job once, short-lived children
+// included, and the job's count is the sum's growth. The sum dips in two cases:
+// - a child reaped after the sample read its parent, before it read the child, is in neither
+//   for one sample, and in the parent's cutime the next. The count is the sum's high-water
+//   mark (JobCounter): the dip is no negative work, and the recovery no work counted twice.
+//   Parents are read before children, so a reap in the window can only hide work, never
+//   show it twice.
+// - a process that leaves the tree alive (re-parented when its parent dies) takes its share:
+//   departed_alive_ keeps its last share in the sum.
+// Lost: a child whose parent ends without reaping it and that init reaps before the next
+// sample; the count then waits until the job has done that much more work.
+// Bytes read are counted the same way.
+void ProcessTreeSampler::count_job(const Totals& totals, double dt_s, JobWatch& job) {
+  const std::uint64_t ticks = job_ticks_.advance(totals.ticks + departed_alive_.ticks);
+  job.cpu_s = static_cast<double>(job_ticks_.counted) / ticks_per_s_;
+  if (dt_s > 0) job.cpu_pct = percent(static_cast<double>(ticks) / ticks_per_s_, dt_s);
+  if (!totals.read_known) return;
+  const bool primed = job_read_bytes_.base.has_value();
+  const std::uint64_t bytes = job_read_bytes_.advance(totals.read_bytes + departed_alive_.read_bytes);
+  if (primed && dt_s > 0) job.read_mbs = static_cast<double>(bytes) / 1e6 / dt_s;
 }
 
 ProcessTreeReading ProcessTreeSampler::sample(Clock::time_point now) {
@@ -251,11 +337,11 @@ ProcessTreeReading ProcessTreeSampler::sample(Clock::time_point now) {
   const bool priming = !last_time_;
   const double dt_s = last_time_ ? std::chrono::duration<double>(now - *last_time_).count() : 0.0;
   last_time_ = now;
-  reading.pids = current_tree();
+  ++samples_;
   Totals totals;
   JobWatch& job = reading.job;
-  for (int pid : reading.pids) {
-    ProcWatch proc = sample_process(pid, dt_s, priming, totals);
+  for (const Member& member : current_tree()) {
+    ProcWatch proc = sample_process(member, dt_s, priming, totals);
     job.threads += proc.threads;
     job.busy_threads += proc.busy_threads;
     if (proc.busy_threads > 0 || proc.cpu_pct >= busy_demand_pct_) ++job.busy_processes;
@@ -265,43 +351,36 @@ ProcessTreeReading ProcessTreeSampler::sample(Clock::time_point now) {
       job.top_thread_pct = proc.top_thread_pct;
       job.top_thread = proc.top_thread;
     }
+    reading.pids.push_back(member.pid);
     reading.procs.push_back(std::move(proc));
   }
   job.processes = static_cast<int>(reading.procs.size());
-  if (last_totals_ && dt_s > 0) {
-    // A process that leaves the tree unreaped (re-parented to init) takes its share with it:
-    // the sum may fall, and a fall is not negative work.
-    const double cpu_s = static_cast<double>(totals.ticks - std::min(totals.ticks, last_totals_->ticks)) / ticks_per_s_;
-    job_cpu_s_ += cpu_s;
-    job.cpu_pct = percent(cpu_s, dt_s);
-    if (totals.read_known && last_totals_->read_known) {
-      job.read_mbs = static_cast<double>(totals.read_bytes - std::min(totals.read_bytes, last_totals_->read_bytes)) /
-                     1e6 / dt_s;
-    }
-  }
-  job.cpu_s = job_cpu_s_;
-  last_totals_ = totals;
+  forget_departed();
+  count_job(totals, dt_s, job);
   return reading;
 }
 
 std::vector<ThreadTotal> ProcessTreeSampler::top_threads(std::size_t count) const {
   std::vector<ThreadTotal> all;
-  for (const auto& [tid, state] : threads_) all.push_back({tid, state.pid, state.comm, state.cpu_s});
-  std::stable_sort(all.begin(), all.end(), [](const ThreadTotal& a, const ThreadTotal& b) { return a.cpu_s > b.cpu_s; });
+  for (const auto& [key, state] : threads_) all.push_back({key.first, state.pid, state.comm, state.cpu_s});
+  all.insert(all.end(), finished_threads_.begin(), finished_threads_.end());
+  std::stable_sort(all.begin(), all.end(), more_cpu<ThreadTotal>);
   if (all.size() > count) all.resize(count);
   return all;
 }
 
-std::vector<ProcessTotal> ProcessTreeSampler::processes() const {
-  std::vector<ProcessTotal> all;
-  for (const auto& [pid, state] : processes_) {
-    ProcessTotal total{pid, state.ppid, state.comm, state.cpu_s, state.max_threads, std::nullopt};
-    if (state.read_bytes && state.first_read_bytes) {
-      total.read_bytes = static_cast<double>(*state.read_bytes - std::min(*state.read_bytes, *state.first_read_bytes));
-    }
-    all.push_back(total);
+ProcessTotal ProcessTreeSampler::total_of(int pid, const ProcessState& state) {
+  ProcessTotal total{pid, state.ppid, state.comm, state.cpu_s, state.max_threads, std::nullopt};
+  if (state.read_bytes && state.first_read_bytes) {
+    total.read_bytes = static_cast<double>(*state.read_bytes - std::min(*state.read_bytes, *state.first_read_bytes));
   }
-  std::stable_sort(all.begin(), all.end(), [](const ProcessTotal& a, const ProcessTotal& b) { return a.cpu_s > b.cpu_s; });
+  return total;
+}
+
+std::vector<ProcessTotal> ProcessTreeSampler::processes() const {
+  std::vector<ProcessTotal> all = finished_processes_;
+  for (const auto& [key, state] : processes_) all.push_back(total_of(key.first, state));
+  std::stable_sort(all.begin(), all.end(), more_cpu<ProcessTotal>);
   return all;
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/sysfs.hpp"
@@ -91,31 +92,58 @@ class ProcessTreeSampler {
   std::vector<ProcessTotal> processes() const;
 
  private:
+  // A process or thread is its id and its start time (field 22 of stat, ticks after boot): an
+  // id the kernel hands out again is a new key, and inherits nothing from the old one.
+  using Key = std::pair<int, std::uint64_t>;
   struct ThreadState {
     int pid = 0;
     std::string comm;
     std::uint64_t ticks = 0;
     std::optional<SchedStat> sched;
     double cpu_s = 0;
+    std::uint64_t seen = 0;  // the last sample that found it
   };
   struct ProcessState {
     int ppid = 0;
     std::string comm;
-    std::uint64_t ticks = 0;  // own utime + stime
+    std::uint64_t ticks = 0;      // own utime + stime
+    std::uint64_t job_ticks = 0;  // ticks + cutime + cstime: its share of the job's sum
     std::optional<std::uint64_t> read_bytes;
     std::optional<std::uint64_t> first_read_bytes;
     double cpu_s = 0;
     int max_threads = 0;
+    std::uint64_t seen = 0;
+  };
+  struct ParentLink {
+    int ppid = -1;
+    std::uint64_t starttime = 0;
+    bool in_tree = false;  // at the last sample
+  };
+  struct Member {
+    int pid = 0;
+    std::uint64_t starttime = 0;
   };
   struct Totals {  // summed over the live tree; see the .cpp for why sums and not deltas
     std::uint64_t ticks = 0;
     std::uint64_t read_bytes = 0;
     bool read_known = false;
   };
+  // A job-wide count (CPU ticks, bytes read) from per-sample sums over the tree: the high-water
+  // mark of the sum above its first value, so a sum that dips for a sample and recovers adds
+  // its work once.
+  struct JobCounter {
+    std::optional<std::uint64_t> base;
+    std::uint64_t counted = 0;
+    std::uint64_t advance(std::uint64_t sum);  // the count's growth
+  };
 
-  ProcWatch sample_process(int pid, double dt_s, bool priming, Totals& totals);
+  ProcWatch sample_process(const Member& member, double dt_s, bool priming, Totals& totals);
   void sample_threads(int pid, double dt_s, bool priming, ProcWatch& proc);
-  std::vector<int> current_tree();
+  std::vector<Member> current_tree();
+  std::vector<Member> walk_tree();
+  void forget_departed();
+  void count_job(const Totals& totals, double dt_s, JobWatch& job);
+  static ProcessTotal total_of(int pid, const ProcessState& state);
 
   SysfsRoot root_;
   int root_pid_;
@@ -123,14 +151,19 @@ class ProcessTreeSampler {
   double ticks_per_s_;
   std::uint64_t root_starttime_ = 0;
   std::optional<Clock::time_point> last_time_;
-  std::optional<Totals> last_totals_;
-  double job_cpu_s_ = 0;
-  std::map<int, ThreadState> threads_;
-  std::map<int, ProcessState> processes_;
-  // Every live pid's parent, kept between samples: a process's parent changes only when the
-  // parent dies, so only new pids and the tree's own need their stat read each sample, not all
-  // of /proc (the scan was most of the sampler's cost on a machine with a thousand processes).
-  std::map<int, int> parent_of_;
+  std::uint64_t samples_ = 0;
+  JobCounter job_ticks_;
+  JobCounter job_read_bytes_;
+  Totals departed_alive_;  // last shares of processes that left the tree alive
+  std::map<Key, ThreadState> threads_;     // live ones
+  std::map<Key, ProcessState> processes_;  // live ones
+  std::vector<ThreadTotal> finished_threads_;
+  std::vector<ProcessTotal> finished_processes_;
+  // Every live pid's parent and start time, kept between samples: a process's parent changes
+  // only when the parent dies, so only new pids and the tree's own need their stat read each
+  // sample, not all of /proc (the scan was most of the sampler's cost on a machine with a
+  // thousand processes).
+  std::map<int, ParentLink> parent_of_;
 };
 
 }  // namespace pipecheck
