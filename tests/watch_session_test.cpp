@@ -60,6 +60,20 @@ TEST(WatchSession, SingleThreadedCpuBoundCommand) {
   fs::remove_all(dir);
 }
 
+TEST(WatchSession, OrphanedWorkersStayInTheJob) {
+  // `( worker & )`: the subshell exits at once and its worker would go to init, out of the tree.
+  const auto dir = watch_test::scratch("session-orphan");
+  WatchConfig config = config_in(dir, 0.25);
+  config.command = {"sh", "-c", "( timeout 2 sh -c 'while :; do :; done' & ); sleep 3"};
+  std::ostringstream err;
+  const WatchOutcome outcome = run_watch(config, err);
+  EXPECT_EQ(outcome.exit_code, 0);
+  double job_cpu_s = 0;
+  for (const auto& sample : outcome.samples) job_cpu_s = std::max(job_cpu_s, sample.job.cpu_s);
+  EXPECT_GT(job_cpu_s, 1.0) << "the orphaned busy loop was not counted\n" << err.str();
+  fs::remove_all(dir);
+}
+
 TEST(WatchSession, DirectReaderIsStorageBoundOnItsDisk) {
   const auto dir = watch_test::scratch("session-disk");
   const fs::path file = dir / "data.bin";

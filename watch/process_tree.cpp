@@ -123,8 +123,8 @@ std::vector<int> process_tree_pids(const SysfsRoot& root, int root_pid) {
   return tree;
 }
 
-ProcessTreeSampler::ProcessTreeSampler(SysfsRoot root, int root_pid, double busy_demand_pct)
-    : root_(std::move(root)), root_pid_(root_pid), busy_demand_pct_(busy_demand_pct) {
+ProcessTreeSampler::ProcessTreeSampler(SysfsRoot root, int root_pid, double busy_demand_pct, int adopter_pid)
+    : root_(std::move(root)), root_pid_(root_pid), adopter_pid_(adopter_pid), busy_demand_pct_(busy_demand_pct) {
   const long ticks = sysconf(_SC_CLK_TCK);
   ticks_per_s_ = ticks > 0 ? static_cast<double>(ticks) : 100.0;
   process_alive(root_, root_pid_, &root_starttime_);
@@ -244,6 +244,10 @@ std::vector<ProcessTreeSampler::Member> ProcessTreeSampler::walk_tree() {
   }
   std::vector<Member> tree;
   std::deque<int> queue{root_pid_};
+  if (adopter_pid_ > 0) {  // orphans of the job, adopted by the watch (PR_SET_CHILD_SUBREAPER)
+    const auto [first, last] = children.equal_range(adopter_pid_);
+    for (auto it = first; it != last; ++it) queue.push_back(it->second);
+  }
   while (!queue.empty()) {
     const int pid = queue.front();
     queue.pop_front();
@@ -266,9 +270,14 @@ void ProcessTreeSampler::forget_departed() {
       continue;
     }
     // Still in /proc under its start time but out of the tree: re-parented, alive (see
-    // count_job). Otherwise it was reaped, or vanished while the sample read it.
+    // count_job). Otherwise it was reaped, or vanished while the sample read it. An orphan the
+    // watch adopted and reaped took its time into the watch's cutime, outside the tree: its
+    // share stays too.
     const auto link = parent_of_.find(it->first.first);
-    if (link != parent_of_.end() && link->second.starttime == it->first.second && !link->second.in_tree) {
+    const bool left_alive =
+        link != parent_of_.end() && link->second.starttime == it->first.second && !link->second.in_tree;
+    const bool reaped_by_adopter = adopter_pid_ > 0 && it->second.ppid == adopter_pid_ && it->first.first != root_pid_;
+    if (left_alive || reaped_by_adopter) {
       departed_alive_.ticks += it->second.job_ticks;
       departed_alive_.read_bytes += it->second.read_bytes.value_or(0);
     }

@@ -82,7 +82,9 @@ class ProcessTreeSampler {
   using Clock = std::chrono::steady_clock;
 
   // busy_demand_pct: a thread whose demand reaches this share of a core counts as busy.
-  ProcessTreeSampler(SysfsRoot root, int root_pid, double busy_demand_pct);
+  // adopter_pid: a subreaper (the watch that started the job) whose children all belong to the
+  // job: a worker whose parent died is re-parented to it, not to init, and stays in the tree.
+  ProcessTreeSampler(SysfsRoot root, int root_pid, double busy_demand_pct, int adopter_pid = 0);
 
   // The first sample only primes the counters: rates need two.
   ProcessTreeReading sample(Clock::time_point now);
@@ -147,6 +149,7 @@ class ProcessTreeSampler {
 
   SysfsRoot root_;
   int root_pid_;
+  int adopter_pid_ = 0;
   double busy_demand_pct_;
   double ticks_per_s_;
   std::uint64_t root_starttime_ = 0;

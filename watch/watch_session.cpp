@@ -3,6 +3,7 @@
 
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -170,14 +171,18 @@ void lost_child(Job& job, WatchReport& report) {
 bool job_over(Job& job, const SysfsRoot& root, WatchReport& report) {
   if (job.ended) return true;
   if (job.ours) {
-    int status = 0;
-    const pid_t done = waitpid(job.root, &status, WNOHANG);
-    if (done == job.root) {
-      record_ending(status, report, job.exit_code);
-      job.ended = true;
-      g_child.store(0);
-    } else if (done < 0 && errno == ECHILD) {
-      lost_child(job, report);
+    // Any child: the command, or an orphan of it the watch adopted as subreaper.
+    for (;;) {
+      int status = 0;
+      const pid_t done = waitpid(-1, &status, WNOHANG);
+      if (done == job.root) {
+        record_ending(status, report, job.exit_code);
+        job.ended = true;
+        g_child.store(0);
+      } else if (done < 0 && errno == ECHILD) {
+        lost_child(job, report);
+      }
+      if (done <= 0 || job.ended) break;
     }
   } else if (std::uint64_t now = 0; !process_alive(root, job.root, &now) || now != job.starttime) {
     job.ended = true;
@@ -382,6 +387,9 @@ Job start_job(const WatchConfig& config, const SysfsRoot& root) {
     job.root = *config.pid;
     process_alive(root, job.root, &job.starttime);
   } else {
+    // Workers that outlive their parent (double-forked, or a launcher that exits) come to the
+    // watch instead of init, so they stay in the job's tree; job_over reaps them.
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     job.root = spawn_command(config.command);
     job.ours = true;
     g_child.store(job.root);
@@ -449,7 +457,8 @@ WatchOutcome run_watch(const WatchConfig& config, std::ostream& err) {
   }
   report.pid = job.root;
   const auto start = Clock::now();
-  Samplers samplers{ProcessTreeSampler(root, job.root, busy_thread_demand_pct()), CpuStatsSampler(root),
+  Samplers samplers{ProcessTreeSampler(root, job.root, busy_thread_demand_pct(), job.ours ? getpid() : 0),
+                    CpuStatsSampler(root),
                     DiskStatsSampler(root), JobDeviceFinder(root), gpus, disks, {}, 0};
   std::optional<WatchDisplay> display;
   if (config.live) {
@@ -466,6 +475,7 @@ WatchOutcome run_watch(const WatchConfig& config, std::ostream& err) {
     wait_for_command(job, report, err);
     rewrite_json(outcome, err);  // now with how the command ended
   }
+  if (job.ours) prctl(PR_SET_CHILD_SUBREAPER, 0);
   outcome.exit_code = job.ours ? job.exit_code : 0;
   return outcome;
 }
