@@ -282,10 +282,14 @@ void describe_devices(const Samplers& samplers, WatchReport& report) {
   }
 }
 
+void write_json(const WatchOutcome& outcome) {
+  write_file_atomically(outcome.json_path, json_text(watch_report_json(outcome.report)) + "\n");
+}
+
 void write_results(WatchOutcome& outcome, const fs::path& folder, std::ostream& err) {
   outcome.json_path = folder / "watch.json";
   outcome.html_path = folder / "watch.html";
-  write_file_atomically(outcome.json_path, json_text(watch_report_json(outcome.report)) + "\n");
+  write_json(outcome);
   write_file_atomically(outcome.html_path, render_watch_html(outcome.report, outcome.samples));
   err << render_watch_text(outcome.report) << "files: " << outcome.csv_path.string() << ", "
       << outcome.json_path.string() << ", " << outcome.html_path.string() << "\n";
@@ -301,9 +305,9 @@ void write_results_or_say_why(WatchOutcome& outcome, const fs::path& folder, std
   }
 }
 
-void rewrite_json(WatchOutcome& outcome, std::ostream& err) {
+void rewrite_json(const WatchOutcome& outcome, std::ostream& err) {
   try {
-    write_file_atomically(outcome.json_path, json_text(watch_report_json(outcome.report)) + "\n");
+    write_json(outcome);
   } catch (const std::exception& e) {
     err << "watch: " << outcome.json_path.string() << " not updated with the exit code: " << e.what() << "\n";
   }
