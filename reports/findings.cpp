@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "reports/ceilings.hpp"
 #include "reports/figure_text.hpp"
@@ -282,6 +283,35 @@ std::vector<Finding> downtrained_gpu_link(const Report&, const Inventory& invent
   return findings;
 }
 
+// Files of the user's dataset the probes had to leave out: a loader meets them too, and either
+// fails on them or skips them silently. Once per dataset, from the first measurement naming it.
+std::vector<Finding> bad_dataset_files(const Report& report, const Inventory&) {
+  std::vector<Finding> findings;
+  for (const Measurement* m : measurements_of(report, "decode")) {
+    if (int_param(m->params, "bad_files", 0) == 0 || param(*m, "corpus") == "generated") continue;
+    const bool one = int_param(m->params, "bad_files", 0) == 1;
+    findings.push_back({Verdict::warn, "decode",
+                        param(*m, "bad_files") + (one ? " file of " : " files of ") + param(*m, "corpus") +
+                            (one ? " is not a sound JPEG and was" : " are not sound JPEGs and were") +
+                            " left out of the decode figures: " +
+                            param(*m, "bad_file_names") + "; a data loader fails or skips on them too",
+                        {m->key}});
+    break;
+  }
+  std::set<std::string> datasets;
+  for (const Measurement* m : measurements_of(report, "storage")) {
+    if (int_param(m->params, "files_unreadable", 0) == 0 || !datasets.insert(param(*m, "path")).second) continue;
+    const bool one = int_param(m->params, "files_unreadable", 0) == 1;
+    findings.push_back({Verdict::warn, "storage",
+                        param(*m, "files_unreadable") + (one ? " file of " : " files of ") + param(*m, "path") +
+                            (one ? " could not be opened and was" : " could not be opened and were") +
+                            " not read (first: " + param(*m, "first_unreadable") +
+                            "): the read figures leave them out",
+                        {m->key}});
+  }
+  return findings;
+}
+
 std::vector<Finding> crashed_probe(const Report& report, const Inventory&) {
   std::vector<Finding> findings;
   for (const auto& probe : report.probes) {
@@ -309,6 +339,7 @@ const std::vector<FindingRuleEntry>& finding_rules() {
       {"poor_decode_scaling", poor_decode_scaling},
       {"gpu_decode_vs_cpu", gpu_decode_vs_cpu},
       {"single_thread_memcpy", single_thread_memcpy},
+      {"bad_dataset_files", bad_dataset_files},
   };
   return rules;
 }

@@ -43,7 +43,7 @@ TEST(Findings, EveryRuleIsInTheTableOnce) {
   for (const auto& entry : finding_rules()) names.push_back(entry.name);
   for (const char* name : {"crashed_probe", "downtrained_gpu_link", "pageable_vs_pinned", "remote_numa_copies",
                            "slow_random_reads", "virtual_disk", "progressive_jpeg", "poor_decode_scaling",
-                           "gpu_decode_vs_cpu", "single_thread_memcpy"}) {
+                           "gpu_decode_vs_cpu", "single_thread_memcpy", "bad_dataset_files"}) {
     EXPECT_EQ(std::count(names.begin(), names.end(), name), 1) << name;
   }
 }
@@ -187,6 +187,34 @@ TEST(Findings, CrashedProbe) {
   EXPECT_EQ(findings[0].severity, Verdict::fail);
   EXPECT_TRUE(contains(findings[0].text, "the decode probe (pipecheck-jpeg) failed (killed by signal 11")) << findings[0].text;
   EXPECT_EQ(findings[0].evidence, std::vector<std::string>{"probe/decode"});
+}
+
+TEST(Findings, BadDatasetFilesOncePerDataset) {
+  const std::map<std::string, std::string> corpus = {
+      {"corpus", "/data/train"}, {"bad_files", "2"}, {"bad_file_names", "a.jpg (empty file), b.jpg (truncated)"}};
+  auto decode = [&](const std::string& key) {
+    auto params = corpus;
+    params["threads"] = "1";
+    return measure(key, "decode", 80, "images/s", params);
+  };
+  Report report = report_of({decode("decode/full/threads:1"), decode("decode/full/threads:2")});
+  const Measurement storage = measure("storage/dataset_read/vda", "storage", 1.2, "GB/s",
+                                      {{"path", "/data/train"}, {"files_unreadable", "3"},
+                                       {"first_unreadable", "open /data/train/x: Permission denied"}});
+  report.probes.push_back({"pipecheck-storage", "storage", ProbeStatus::ok, "", 1, {storage, storage}, {}});
+  const auto findings = run_rule("bad_dataset_files", report);
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].severity, Verdict::warn);
+  EXPECT_EQ(findings[0].text,
+            "2 files of /data/train are not sound JPEGs and were left out of the decode figures: a.jpg (empty file), "
+            "b.jpg (truncated); a data loader fails or skips on them too");
+  EXPECT_EQ(findings[1].text,
+            "3 files of /data/train could not be opened and were not read (first: open /data/train/x: Permission "
+            "denied): the read figures leave them out");
+  // A generated corpus, or a sound dataset: nothing to say.
+  EXPECT_TRUE(run_rule("bad_dataset_files", report_of({measure("decode/full/threads:1", "decode", 80, "images/s",
+                                                               {{"corpus", "generated"}, {"bad_files", "0"}})}))
+                  .empty());
 }
 
 TEST(Findings, HealthyReportHasNone) {
