@@ -70,7 +70,7 @@ TEST(WatchSession, OrphanedWorkersStayInTheJob) {
   EXPECT_EQ(outcome.exit_code, 0);
   double job_cpu_s = 0;
   for (const auto& sample : outcome.samples) job_cpu_s = std::max(job_cpu_s, sample.job.cpu_s);
-  EXPECT_GT(job_cpu_s, 1.0) << "the orphaned busy loop was not counted\n" << err.str();
+  EXPECT_GT(job_cpu_s, 0.5) << "the orphaned busy loop (2 s of CPU) was not counted\n" << err.str();
   fs::remove_all(dir);
 }
 
