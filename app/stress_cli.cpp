@@ -117,18 +117,13 @@ StressConfig stress_config_from_cli(const StressCliState& s, bool stdout_is_tty)
 }
 
 int run_stress_command(const StressCliState& state) {
+  // Errors reach cli.cpp, the one place that turns them into a line and exit code 2 or 3.
   StressOutcome outcome;
-  try {
+  {
     const StressConfig config = stress_config_from_cli(state, isatty(STDOUT_FILENO) == 1);
     reset_stress_stop();
     const StopSignals signals(on_stop_signal);
     outcome = run_stress(config, default_stress_hooks(), std::cout);
-  } catch (const UsageError& e) {
-    std::cerr << "pipecheck: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "pipecheck: could not run: " << e.what() << "\n";
-    return 3;
   }
   if (outcome.exit_code == 3) {
     std::cerr << "pipecheck: could not run: " << outcome.error << "\n";

@@ -87,18 +87,11 @@ int run_watch_command(const WatchCliState& state) {
     std::cout << render_rules_table();
     return 0;
   }
-  try {
-    const WatchConfig config = watch_config_from_cli(state, isatty(STDERR_FILENO) == 1);
-    reset_watch_stop();
-    const StopSignals signals(on_signal, SA_RESTART);
-    return run_watch(config, std::cerr).exit_code;
-  } catch (const UsageError& e) {
-    std::cerr << "pipecheck: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "pipecheck: could not run: " << e.what() << "\n";
-    return 3;
-  }
+  // Errors reach cli.cpp, the one place that turns them into a line and exit code 2 or 3.
+  const WatchConfig config = watch_config_from_cli(state, isatty(STDERR_FILENO) == 1);
+  reset_watch_stop();
+  const StopSignals signals(on_signal, SA_RESTART);
+  return run_watch(config, std::cerr).exit_code;
 }
 
 }  // namespace pipecheck
