@@ -14,7 +14,7 @@
 #include "app/stress_cli.hpp"
 #include "app/watch_cli.hpp"
 #include "core/errors.hpp"
-#include "core/inventory_collect.hpp"
+#include "inventory/inventory_collect.hpp"
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
 #include "pipecheck_config.hpp"

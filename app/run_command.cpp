@@ -8,7 +8,7 @@
 #include <iostream>
 #include <set>
 
-#include "core/inventory_collect.hpp"
+#include "inventory/inventory_collect.hpp"
 #include "core/benchmark_json.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"

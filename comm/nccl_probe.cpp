@@ -19,14 +19,14 @@
 #include "comm/comm_launch.hpp"
 #include "comm/comm_runner.hpp"
 #include "comm/rank_group.hpp"
-#include "core/cuda_devices.hpp"
+#include "inventory/cuda_devices.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
-#include "core/gpu_inventory.hpp"
-#include "core/gpu_topology.hpp"
-#include "core/nccl_version.hpp"
+#include "inventory/gpu_inventory.hpp"
+#include "inventory/gpu_topology.hpp"
+#include "inventory/nccl_version.hpp"
 #include "core/probe_main.hpp"
-#include "core/software_stack.hpp"
+#include "inventory/software_stack.hpp"
 
 extern char** environ;
 

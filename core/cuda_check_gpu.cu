@@ -6,7 +6,7 @@
 #include <array>
 
 #include "core/cuda_check.hpp"
-#include "core/gpu_inventory.hpp"
+#include "inventory/gpu_inventory.hpp"
 
 namespace pipecheck {
 

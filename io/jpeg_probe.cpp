@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/cuda_devices.hpp"
+#include "inventory/cuda_devices.hpp"
 #include "core/errors.hpp"
 #include "core/probe_main.hpp"
 #include "io/jpeg_corpus.hpp"

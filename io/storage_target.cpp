@@ -15,7 +15,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/block_devices.hpp"
+#include "inventory/block_devices.hpp"
 #include "core/errors.hpp"
 
 namespace pipecheck {

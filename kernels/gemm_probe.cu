@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "core/cuda_devices.hpp"
+#include "inventory/cuda_devices.hpp"
 #include "core/errors.hpp"
 #include "core/probe_main.hpp"
 #include "kernels/gemm_check.hpp"

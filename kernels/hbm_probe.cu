@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/cuda_check.hpp"
-#include "core/cuda_devices.hpp"
+#include "inventory/cuda_devices.hpp"
 #include "core/errors.hpp"
 #include "core/probe_main.hpp"
 #include "kernels/hbm_kernels.hpp"

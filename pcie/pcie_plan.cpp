@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
-#include "core/gpu_inventory.hpp"
+#include "inventory/gpu_inventory.hpp"
 
 namespace pipecheck {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cuda_devices.hpp"
+#include "inventory/cuda_devices.hpp"
 #include "core/inventory.hpp"
 #include "core/probe_main.hpp"
 #include "core/sysfs.hpp"

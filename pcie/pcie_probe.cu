@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/cuda_devices.hpp"
+#include "inventory/cuda_devices.hpp"
 #include "core/errors.hpp"
-#include "core/pcie_link.hpp"
+#include "inventory/pcie_link.hpp"
 #include "core/probe_main.hpp"
 #include "core/sysfs.hpp"
 #include "pcie/pcie_copies.hpp"

@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "core/gpu_topology.hpp"
-#include "core/pcie_link.hpp"
+#include "inventory/gpu_topology.hpp"
+#include "inventory/pcie_link.hpp"
 #include "reports/gpu_specs.hpp"
 
 namespace pipecheck {

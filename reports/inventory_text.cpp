@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "core/software_stack.hpp"
+#include "inventory/software_stack.hpp"
 #include "reports/ceilings.hpp"
 
 namespace pipecheck {

@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "core/software_stack.hpp"
+#include "inventory/software_stack.hpp"
 #include "reports/escape.hpp"
 #include "reports/summary_table.hpp"
 #include "reports/svg_chart.hpp"

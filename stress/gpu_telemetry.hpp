@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "core/nvml_library.hpp"
+#include "inventory/nvml_library.hpp"
 
 namespace pipecheck {
 

@@ -9,12 +9,12 @@
 #include <mutex>
 #include <thread>
 
-#include "core/cuda_devices.hpp"
+#include "inventory/cuda_devices.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
-#include "core/gpu_inventory.hpp"
+#include "inventory/gpu_inventory.hpp"
 #include "core/json_text.hpp"
-#include "core/nvml_library.hpp"
+#include "inventory/nvml_library.hpp"
 #include "stress/cpu_burn.hpp"
 #include "stress/gpu_telemetry.hpp"
 #include "stress/host_sampler.hpp"

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/nvml_library.hpp"
+#include "inventory/nvml_library.hpp"
 #include "stress/burn_worker.hpp"
 #include "stress/gpu_telemetry.hpp"
 #include "stress/host_sampler.hpp"

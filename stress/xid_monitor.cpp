@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/gpu_inventory.hpp"
+#include "inventory/gpu_inventory.hpp"
 
 namespace pipecheck {
 

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/nvml_library.hpp"
+#include "inventory/nvml_library.hpp"
 
 namespace pipecheck {
 

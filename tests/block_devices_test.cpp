@@ -1,7 +1,7 @@
 // Block device discovery and classification against recorded sysfs trees (a server with
 // NVMe, SATA and md; a VM with virtio, QEMU SATA and Xen disks), small trees built per test,
 // and the live machine.
-#include "core/block_devices.hpp"
+#include "inventory/block_devices.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -11,7 +11,7 @@
 
 #include "comm/comm_runner.hpp"
 #include "core/benchmark_json.hpp"
-#include "core/cuda_devices.hpp"
+#include "inventory/cuda_devices.hpp"
 #include "core/process_runner.hpp"
 #include "pipecheck_config.hpp"
 

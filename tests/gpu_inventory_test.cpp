@@ -1,6 +1,6 @@
 // Joining CUDA and NVML facts by PCI bus id, and sysfs PCIe path / NUMA facts from a recorded
 // tree (an H100 behind a PCIe switch, trained Gen4 x16 of Gen5 x16).
-#include "core/gpu_inventory.hpp"
+#include "inventory/gpu_inventory.hpp"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 
 #include "core/benchmark_json.hpp"
 #include "core/cuda_check.hpp"
-#include "core/cuda_devices.hpp"
+#include "inventory/cuda_devices.hpp"
 #include "core/process_runner.hpp"
 
 namespace pipecheck {

@@ -1,6 +1,6 @@
 // Topology of GPUs and network ports: PCIe relations from a recorded two-socket sysfs tree
 // (tests/data/topology_2s, see its README), NVLink peers from NVML records, network ports.
-#include "core/gpu_topology.hpp"
+#include "inventory/gpu_topology.hpp"
 
 #include <gtest/gtest.h>
 

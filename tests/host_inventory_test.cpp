@@ -1,6 +1,6 @@
 // CPU and memory collectors against recorded trees (a 2-socket x86 server, an Arm server whose
 // cpuinfo lacks topology ids) and against the live machine.
-#include "core/host_inventory.hpp"
+#include "inventory/host_inventory.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // NVML loaded at run time: a missing or wrong library gives a reason, never a crash; with a
 // driver present, the declared structures match what NVML fills.
-#include "core/nvml_library.hpp"
+#include "inventory/nvml_library.hpp"
 
 #include <gtest/gtest.h>
 
-#include "core/gpu_inventory.hpp"
+#include "inventory/gpu_inventory.hpp"
 
 namespace pipecheck {
 namespace {

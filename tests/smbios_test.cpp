@@ -1,6 +1,6 @@
 // SMBIOS type 17 parsing: populated modules, empty slots, extended sizes and speeds, old
 // short records, and damaged tables that must never be read past their end.
-#include "core/smbios.hpp"
+#include "inventory/smbios.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/host_inventory.hpp"
+#include "inventory/host_inventory.hpp"
 
 namespace pipecheck {
 namespace {

@@ -1,5 +1,5 @@
 // The software stack from recorded /proc and /dev trees, and the CUDA driver/runtime judgement.
-#include "core/software_stack.hpp"
+#include "inventory/software_stack.hpp"
 
 #include <gtest/gtest.h>
 

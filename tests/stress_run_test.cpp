@@ -12,7 +12,7 @@
 
 #include "app/duration_flag.hpp"
 #include "app/stress_cli.hpp"
-#include "core/cuda_devices.hpp"
+#include "inventory/cuda_devices.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "stress/stress_run.hpp"

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/gpu_inventory.hpp"
+#include "inventory/gpu_inventory.hpp"
 
 namespace pipecheck {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/nvml_library.hpp"
+#include "inventory/nvml_library.hpp"
 #include "stress/gpu_telemetry.hpp"
 #include "watch/watch_sample.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "core/gpu_inventory.hpp"
+#include "inventory/gpu_inventory.hpp"
 #include "reports/baseline.hpp"
 #include "reports/figure_text.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/nvml_library.hpp"
+#include "inventory/nvml_library.hpp"
 #include "watch/watch_report.hpp"
 #include "watch/watch_sample.hpp"
 

@@ -1,13 +1,13 @@
 // Block device discovery and classification from /sys/block. The classification reads the
 // resolved sysfs path (which bus the disk hangs off) before trusting queue/rotational, since
 // virtio and other virtual disks report rotational=1 and must never be called HDDs.
-#include "core/block_devices.hpp"
+#include "inventory/block_devices.hpp"
 
 #include <array>
 #include <cctype>
 #include <sstream>
 
-#include "core/pcie_link.hpp"
+#include "inventory/pcie_link.hpp"
 
 namespace pipecheck {
 

@@ -1,5 +1,5 @@
 // Without NCCL at build time: no version, and the reason (the seam of nccl_version_nccl.cpp).
-#include "core/nccl_version.hpp"
+#include "inventory/nccl_version.hpp"
 
 namespace pipecheck {
 

@@ -2,7 +2,7 @@
 // gpu_inventory.cpp, where it is unit-tested without a GPU).
 #include <cuda_runtime_api.h>
 
-#include "core/cuda_devices.hpp"
+#include "inventory/cuda_devices.hpp"
 
 namespace pipecheck {
 

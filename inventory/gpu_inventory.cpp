@@ -1,6 +1,6 @@
 // Joining CUDA and NVML facts by PCI bus id, adding sysfs PCIe path and NUMA facts, and the live
 // collector that asks CUDA and NVML.
-#include "core/gpu_inventory.hpp"
+#include "inventory/gpu_inventory.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -10,7 +10,7 @@
 #include <map>
 #include <regex>
 
-#include "core/pcie_link.hpp"
+#include "inventory/pcie_link.hpp"
 
 namespace pipecheck {
 

@@ -1,12 +1,12 @@
 // Calls each collector in turn.
-#include "core/inventory_collect.hpp"
+#include "inventory/inventory_collect.hpp"
 
-#include "core/block_devices.hpp"
+#include "inventory/block_devices.hpp"
 #include "core/file_io.hpp"
-#include "core/gpu_inventory.hpp"
-#include "core/gpu_topology.hpp"
-#include "core/host_inventory.hpp"
-#include "core/software_stack.hpp"
+#include "inventory/gpu_inventory.hpp"
+#include "inventory/gpu_topology.hpp"
+#include "inventory/host_inventory.hpp"
+#include "inventory/software_stack.hpp"
 
 namespace pipecheck {
 

@@ -1,6 +1,6 @@
 // Without a CUDA toolkit: the GPU inventory says why CUDA facts are missing (the seam of
 // cuda_devices.cu).
-#include "core/cuda_devices.hpp"
+#include "inventory/cuda_devices.hpp"
 
 namespace pipecheck {
 

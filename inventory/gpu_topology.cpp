@@ -1,6 +1,6 @@
 // Topology of GPUs and network ports: PCIe relations from sysfs paths, NVLink peers from NVML,
 // network ports from /sys/class/infiniband and /sys/class/net.
-#include "core/gpu_topology.hpp"
+#include "inventory/gpu_topology.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <regex>
 #include <set>
 
-#include "core/gpu_inventory.hpp"
+#include "inventory/gpu_inventory.hpp"
 
 namespace pipecheck {
 

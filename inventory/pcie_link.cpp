@@ -1,5 +1,5 @@
 // PCIe link parsing and reading from sysfs.
-#include "core/pcie_link.hpp"
+#include "inventory/pcie_link.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Loading NVML with dlopen and resolving its entry points by name; errors become reason strings.
-#include "core/nvml_library.hpp"
+#include "inventory/nvml_library.hpp"
 
 #include <dlfcn.h>
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/inventory.hpp"
-#include "core/nvml_library.hpp"
+#include "inventory/nvml_library.hpp"
 #include "core/sysfs.hpp"
 
 namespace pipecheck {

@@ -1,6 +1,6 @@
 // CPU and memory facts of the host from procfs/sysfs. Missing files leave fields at 0 or
 // empty; nothing here throws for an absent path.
-#include "core/host_inventory.hpp"
+#include "inventory/host_inventory.hpp"
 
 #include <climits>
 #include <map>
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <utility>
 
-#include "core/smbios.hpp"
+#include "inventory/smbios.hpp"
 
 namespace pipecheck {
 

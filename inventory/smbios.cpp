@@ -1,7 +1,7 @@
 // SMBIOS type 17 (Memory Device) parsing, after DMTF DSP0134 3.x. Every field is read through
 // a bounds check against the record's own length, since firmware tables are often short or
 // older-version records.
-#include "core/smbios.hpp"
+#include "inventory/smbios.hpp"
 
 #include <array>
 #include <cstdint>

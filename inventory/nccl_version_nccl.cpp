@@ -1,7 +1,7 @@
 // NCCL's version through ncclGetVersion (needs no GPU: it reports the loaded library's version).
 #include <nccl.h>
 
-#include "core/nccl_version.hpp"
+#include "inventory/nccl_version.hpp"
 
 namespace pipecheck {
 

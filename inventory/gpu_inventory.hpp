@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/cuda_devices.hpp"
+#include "inventory/cuda_devices.hpp"
 #include "core/inventory.hpp"
-#include "core/nvml_library.hpp"
+#include "inventory/nvml_library.hpp"
 #include "core/sysfs.hpp"
 
 namespace pipecheck {

@@ -1,12 +1,12 @@
 // Reading the software stack from /proc, /dev and the NCCL seam, and judging the CUDA driver
 // against the runtime pipecheck was built with.
-#include "core/software_stack.hpp"
+#include "inventory/software_stack.hpp"
 
 #include <regex>
 #include <sstream>
 #include <vector>
 
-#include "core/nccl_version.hpp"
+#include "inventory/nccl_version.hpp"
 
 namespace pipecheck {
 
