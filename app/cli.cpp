@@ -18,7 +18,7 @@
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
 #include "pipecheck_config.hpp"
-#include "reports/inventory_text.hpp"
+#include "reports/render/inventory_text.hpp"
 
 namespace pipecheck {
 

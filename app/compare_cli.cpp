@@ -11,7 +11,7 @@
 #include "core/json_text.hpp"
 #include "reports/baseline.hpp"
 #include "reports/compare.hpp"
-#include "reports/compare_text.hpp"
+#include "reports/render/compare_text.hpp"
 #include "reports/fleet.hpp"
 
 namespace pipecheck {

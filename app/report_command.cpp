@@ -8,8 +8,8 @@
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
 #include "reports/judge.hpp"
-#include "reports/render_files.hpp"
-#include "reports/summary_table.hpp"
+#include "reports/render/render_files.hpp"
+#include "reports/render/summary_table.hpp"
 
 namespace pipecheck {
 

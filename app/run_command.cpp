@@ -17,9 +17,9 @@
 #include "pipecheck_config.hpp"
 #include "reports/baseline.hpp"
 #include "reports/judge.hpp"
-#include "reports/render_files.hpp"
+#include "reports/render/render_files.hpp"
 #include "reports/report.hpp"
-#include "reports/summary_table.hpp"
+#include "reports/render/summary_table.hpp"
 
 namespace pipecheck {
 

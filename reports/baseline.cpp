@@ -9,7 +9,7 @@
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
-#include "reports/compare_text.hpp"
+#include "reports/render/compare_text.hpp"
 
 namespace pipecheck {
 

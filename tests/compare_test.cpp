@@ -9,7 +9,7 @@
 
 #include "core/file_io.hpp"
 #include "reports/baseline.hpp"
-#include "reports/compare_text.hpp"
+#include "reports/render/compare_text.hpp"
 
 namespace pipecheck {
 namespace {

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
-#include "reports/compare_text.hpp"
+#include "reports/render/compare_text.hpp"
 
 namespace pipecheck {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "reports/inventory_text.hpp"
+#include "reports/render/inventory_text.hpp"
 
 namespace pipecheck {
 namespace {

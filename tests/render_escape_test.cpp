@@ -5,12 +5,12 @@
 #include <regex>
 #include <sstream>
 
-#include "reports/escape.hpp"
-#include "reports/render_html.hpp"
-#include "reports/render_junit.hpp"
-#include "reports/render_markdown.hpp"
-#include "reports/render_prometheus.hpp"
-#include "reports/summary_table.hpp"
+#include "reports/render/escape.hpp"
+#include "reports/render/render_html.hpp"
+#include "reports/render/render_junit.hpp"
+#include "reports/render/render_markdown.hpp"
+#include "reports/render/render_prometheus.hpp"
+#include "reports/render/summary_table.hpp"
 
 namespace pipecheck {
 namespace {

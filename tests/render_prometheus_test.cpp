@@ -1,6 +1,6 @@
 // The Prometheus textfile: every line parses as the exposition format, families are declared
 // once before their samples, and what is unknown is left out instead of written as NaN.
-#include "reports/render_prometheus.hpp"
+#include "reports/render/render_prometheus.hpp"
 
 #include <gtest/gtest.h>
 

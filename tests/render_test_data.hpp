@@ -11,7 +11,7 @@
 
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
-#include "reports/render_support.hpp"
+#include "reports/render/render_support.hpp"
 #include "reports/report.hpp"
 
 namespace pipecheck::testing {

@@ -1,7 +1,7 @@
 // The terminal summary: golden files rendered from recorded reports (set PIPECHECK_UPDATE_GOLDEN=1
 // to rewrite them after an intended change, then review the diff), the 100-column limit with the
 // verdict column, findings and the overall verdict.
-#include "reports/summary_table.hpp"
+#include "reports/render/summary_table.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,9 +6,9 @@
 #include <map>
 #include <sstream>
 
-#include "reports/escape.hpp"
+#include "reports/render/escape.hpp"
 #include "reports/figure_text.hpp"
-#include "reports/svg_chart.hpp"
+#include "reports/render/svg_chart.hpp"
 #include "stress/stress_progress.hpp"
 
 namespace pipecheck {

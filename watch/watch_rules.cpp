@@ -26,7 +26,7 @@
 #include <sstream>
 
 #include "reports/figure_text.hpp"
-#include "reports/svg_chart.hpp"
+#include "reports/render/svg_chart.hpp"
 
 namespace pipecheck {
 

@@ -1,12 +1,12 @@
 // Comparison and fleet renderers: a fixed-width terminal table (plain, or ANSI colour when
 // asked) and Markdown for pasting into tickets.
-#include "reports/compare_text.hpp"
+#include "reports/render/compare_text.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
 
-#include "reports/summary_table.hpp"
+#include "reports/render/summary_table.hpp"
 
 namespace pipecheck {
 

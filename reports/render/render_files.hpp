@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/inventory.hpp"
-#include "reports/render_support.hpp"
+#include "reports/render/render_support.hpp"
 #include "reports/report.hpp"
 
 namespace pipecheck {

@@ -1,6 +1,6 @@
 // HTML renderer. The page is built from the same records as every other renderer; each string
 // from the records goes through html_escape (the `h` helper) on its way out, charts included.
-#include "reports/render_html.hpp"
+#include "reports/render/render_html.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "inventory/software_stack.hpp"
-#include "reports/escape.hpp"
-#include "reports/summary_table.hpp"
-#include "reports/svg_chart.hpp"
+#include "reports/render/escape.hpp"
+#include "reports/render/summary_table.hpp"
+#include "reports/render/svg_chart.hpp"
 
 namespace pipecheck {
 

@@ -1,13 +1,13 @@
 // Markdown renderer: tables of escaped cells, so a pipe or a backtick in a device name or a path
 // cannot break the table in a ticket.
-#include "reports/render_markdown.hpp"
+#include "reports/render/render_markdown.hpp"
 
 #include <algorithm>
 #include <map>
 #include <sstream>
 
-#include "reports/escape.hpp"
-#include "reports/summary_table.hpp"
+#include "reports/render/escape.hpp"
+#include "reports/render/summary_table.hpp"
 
 namespace pipecheck {
 

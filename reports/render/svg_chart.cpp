@@ -1,6 +1,6 @@
 // SVG chart drawing: fixed layout in a 960-wide viewBox (the page scales it), nice axis ticks,
 // colours from the page's CSS classes so the charts follow the report's palette.
-#include "reports/svg_chart.hpp"
+#include "reports/render/svg_chart.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "reports/escape.hpp"
+#include "reports/render/escape.hpp"
 
 namespace pipecheck {
 

@@ -1,10 +1,10 @@
 // Shared renderer helpers (see render_support.hpp).
-#include "reports/render_support.hpp"
+#include "reports/render/render_support.hpp"
 
 #include <algorithm>
 #include <set>
 
-#include "reports/summary_table.hpp"
+#include "reports/render/summary_table.hpp"
 
 namespace pipecheck {
 

@@ -1,11 +1,11 @@
 // JUnit XML renderer (the common Jenkins/GitLab schema); every text is XML-escaped.
-#include "reports/render_junit.hpp"
+#include "reports/render/render_junit.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
 
-#include "reports/escape.hpp"
+#include "reports/render/escape.hpp"
 
 namespace pipecheck {
 

@@ -1,5 +1,5 @@
 // Escaping for HTML/XML, Markdown and the Prometheus exposition format (see escape.hpp).
-#include "reports/escape.hpp"
+#include "reports/render/escape.hpp"
 
 namespace pipecheck {
 

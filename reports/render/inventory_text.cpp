@@ -1,5 +1,5 @@
 // Inventory renderer (plain text).
-#include "reports/inventory_text.hpp"
+#include "reports/render/inventory_text.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,6 +1,6 @@
 // Prometheus textfile renderer: one HELP/TYPE pair a family, its samples together, no duplicate
 // label sets (the collector rejects a file with any), no NaN for what is unknown.
-#include "reports/render_prometheus.hpp"
+#include "reports/render/render_prometheus.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "reports/escape.hpp"
+#include "reports/render/escape.hpp"
 
 namespace pipecheck {
 

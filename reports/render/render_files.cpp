@@ -1,13 +1,13 @@
 // Results-folder output of the renderers (see render_files.hpp).
-#include "reports/render_files.hpp"
+#include "reports/render/render_files.hpp"
 
 #include <exception>
 
 #include "core/file_io.hpp"
-#include "reports/render_html.hpp"
-#include "reports/render_junit.hpp"
-#include "reports/render_markdown.hpp"
-#include "reports/render_prometheus.hpp"
+#include "reports/render/render_html.hpp"
+#include "reports/render/render_junit.hpp"
+#include "reports/render/render_markdown.hpp"
+#include "reports/render/render_prometheus.hpp"
 
 namespace pipecheck {
 

@@ -9,7 +9,7 @@
 
 #include "core/measurement.hpp"
 #include "reports/report.hpp"
-#include "reports/telemetry_csv_reader.hpp"
+#include "reports/render/telemetry_csv_reader.hpp"
 #include "reports/verdict.hpp"
 
 namespace pipecheck {

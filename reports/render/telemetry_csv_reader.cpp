@@ -1,6 +1,6 @@
 // telemetry.csv for the renderers: stress/telemetry_csv parses it (one parser for the format);
 // this checks the header with a message naming a missing column and turns rows into samples.
-#include "reports/telemetry_csv_reader.hpp"
+#include "reports/render/telemetry_csv_reader.hpp"
 
 #include <algorithm>
 #include <stdexcept>

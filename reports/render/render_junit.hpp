@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/inventory.hpp"
-#include "reports/render_support.hpp"
+#include "reports/render/render_support.hpp"
 #include "reports/report.hpp"
 
 namespace pipecheck {

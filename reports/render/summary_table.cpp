@@ -1,6 +1,6 @@
 // Terminal summary renderer (plain text; ANSI colour only when asked). Column widths add up to
 // 99 so a row fits a 100-column terminal; long notes and findings wrap at 100.
-#include "reports/summary_table.hpp"
+#include "reports/render/summary_table.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <map>
 #include <sstream>
 
-#include "reports/render_support.hpp"
+#include "reports/render/render_support.hpp"
 
 namespace pipecheck {
 
