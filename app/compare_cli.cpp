@@ -26,19 +26,28 @@ bool use_color(const CompareCliState& state, const std::ostream& out) {
          std::getenv("NO_COLOR") == nullptr;
 }
 
-std::vector<std::string> version_notes(const LoadedRun& a, const LoadedRun& b, bool force) {
-  if (a.report.version == b.report.version) return {};
-  const std::string line = a.source.string() + " is report schema version " +
-                           std::to_string(a.report.version) + ", " + b.source.string() + " version " +
-                           std::to_string(b.report.version);
-  if (!force) throw UsageError(line + "; pass --force to compare anyway");
-  return {"forced: " + line};
+// Older report versions are read as written and compared (core/outcome.hpp); a newer one was
+// refused when it was read, unless --force, and says so here.
+std::vector<std::string> version_notes(const LoadedRun& a, const LoadedRun& b) {
+  std::vector<std::string> notes;
+  for (const LoadedRun* run : {&a, &b}) {
+    if (run->report.version <= kReportSchemaVersion) continue;
+    notes.push_back("forced: " + run->source.string() + " is report schema version " +
+                    std::to_string(run->report.version) + ", newer than this pipecheck reads (" +
+                    std::to_string(kReportSchemaVersion) + ")");
+  }
+  if (a.report.version != b.report.version) {
+    notes.push_back(a.source.string() + " is report schema version " + std::to_string(a.report.version) + ", " +
+                    b.source.string() + " version " + std::to_string(b.report.version) +
+                    "; fields added later read as absent");
+  }
+  return notes;
 }
 
 int compare_two(const CompareCliState& state, std::ostream& out) {
   const LoadedRun a = load_run(state.inputs[0], state.force);
   const LoadedRun b = load_run(state.inputs[1], state.force);
-  const auto forced = version_notes(a, b, state.force);
+  const auto forced = version_notes(a, b);
   CompareOptions options;
   options.threshold_percent = state.threshold_percent;
   Comparison comparison = compare_runs(a, b, options);

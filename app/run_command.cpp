@@ -304,12 +304,13 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   out << "\nresults: " << final_folder.string() << "  (report.html, report.md, junit.xml, pipecheck.prom)\n";
   const bool probe_failed = std::any_of(report.probes.begin(), report.probes.end(),
                                         [](const ProbeOutcome& p) { return p.status == ProbeStatus::failed; });
-  const int verdict_code = probe_failed ? 1 : exit_code_of(report.judged);
+  const ExitCode verdict_code = probe_failed ? ExitCode::failed : exit_code_for(report.judged.overall);
   const int baseline_code =
       options.baseline.empty()
           ? 0
           : record_or_compare_baseline(final_folder, options.baseline, options.force_baseline, out, err);
-  return std::max(verdict_code, baseline_code);
+  // Inconclusive (4) must never hide a failure (1) of the other half: combine, not max.
+  return code(combine(verdict_code, exit_code_from_int(baseline_code)));
 }
 
 }  // namespace pipecheck

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/outcome.hpp"
+
 namespace pipecheck {
 
 // A PCIe link as sysfs or NVML reports it.
@@ -144,7 +146,7 @@ struct Topology {
 };
 
 struct Inventory {
-  int schema_version = 1;
+  int schema_version = kInventorySchemaVersion;
   std::string hostname;
   std::string collected_utc;         // ISO 8601
   CpuInfo cpu;

@@ -54,23 +54,6 @@ void from_json(const json& j, Measurement& m) {
   }
 }
 
-const char* to_string(ProbeStatus status) {
-  switch (status) {
-    case ProbeStatus::ok: return "ok";
-    case ProbeStatus::skipped: return "skipped";
-    case ProbeStatus::not_built: return "not built";
-    case ProbeStatus::failed: return "failed";
-  }
-  return "failed";
-}
-
-ProbeStatus parse_probe_status(const std::string& text) {
-  if (text == "ok") return ProbeStatus::ok;
-  if (text == "skipped") return ProbeStatus::skipped;
-  if (text == "not built") return ProbeStatus::not_built;
-  return ProbeStatus::failed;
-}
-
 void to_json(json& j, const ProbeOutcome& p) {
   j = json{{"probe", p.probe},   {"stage", p.stage},     {"status", to_string(p.status)},
            {"reason", p.reason}, {"seconds", p.seconds}, {"case_errors", p.case_errors},
@@ -377,6 +360,7 @@ void to_json(json& j, const Inventory& inventory) {
 
 void from_json(const json& j, Inventory& inventory) {
   inventory.schema_version = j.at("version").get<int>();
+  check_schema_version("inventory.json", inventory.schema_version, kInventorySchemaVersion);
   inventory.hostname = j.at("hostname").get<std::string>();
   inventory.collected_utc = j.at("collected_utc").get<std::string>();
   inventory.cpu = cpu_from(j.at("cpu"));

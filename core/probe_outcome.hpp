@@ -6,12 +6,10 @@
 #include <vector>
 
 #include "core/measurement.hpp"
+#include "core/outcome.hpp"
 
 namespace pipecheck {
 
-enum class ProbeStatus { ok, skipped, not_built, failed };
-const char* to_string(ProbeStatus status);
-ProbeStatus parse_probe_status(const std::string& text);
 
 struct ProbeOutcome {
   std::string probe;   // "pipecheck-hostmem"

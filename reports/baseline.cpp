@@ -221,9 +221,10 @@ json baseline_document(const LoadedRun& run, const std::string& recorded_utc) {
 
 std::optional<std::string> baseline_mismatch(const LoadedRun& baseline, const LoadedRun& current,
                                              const fs::path& baseline_path) {
-  if (baseline.report.version != current.report.version) {
+  // An older baseline is read as its version wrote it and compared; a newer one is not ours to read.
+  if (baseline.report.version > current.report.version) {
     return "baseline " + baseline_path.string() + " holds report schema version " +
-           std::to_string(baseline.report.version) + ", this run version " +
+           std::to_string(baseline.report.version) + ", newer than this run's version " +
            std::to_string(current.report.version);
   }
   if (const auto difference = identity_difference(baseline.identity, current.identity)) {
@@ -269,6 +270,12 @@ int record_or_compare_baseline(const fs::path& run_folder, const fs::path& basel
     }
     Comparison comparison = compare_runs(baseline, current, options);
     if (mismatch) comparison.notes.insert(comparison.notes.begin(), "forced: " + *mismatch);
+    if (baseline.report.version < current.report.version) {
+      comparison.notes.insert(comparison.notes.begin(),
+                              "baseline " + baseline_path.string() + " holds report schema version " +
+                                  std::to_string(baseline.report.version) + ", older than this run's " +
+                                  std::to_string(current.report.version) + ": compared, fields added later read as absent");
+    }
     out << render_comparison_text(comparison);
     return comparison.has_regression() ? 1 : 0;
   } catch (const UsageError& error) {

@@ -17,8 +17,6 @@
 
 namespace pipecheck {
 
-constexpr int kBaselineSchemaVersion = 1;
-
 struct GpuIdentity {
   int cuda_index = -1;  // to find a GPU named by index in a measurement's params
   std::string pci_bdf;

@@ -86,14 +86,14 @@ std::vector<LoadedRun> latest_per_host(std::vector<LoadedRun> runs, std::vector<
   return kept;
 }
 
-void check_versions(const std::vector<LoadedRun>& runs, bool force, std::vector<std::string>& notes) {
+// Older versions are read as they were written (core/outcome.hpp), so a mix is compared with a
+// note; a version newer than ours was already refused when the run was read, unless forced.
+void check_versions(const std::vector<LoadedRun>& runs, std::vector<std::string>& notes) {
   for (const auto& run : runs) {
     if (run.report.version == runs.front().report.version) continue;
-    const std::string line = "fleet mixes report schema versions: " + runs.front().source.string() +
-                             " (version " + std::to_string(runs.front().report.version) + ") and " +
-                             run.source.string() + " (version " + std::to_string(run.report.version) + ")";
-    if (!force) throw UsageError(line + "; pass --force to compare anyway");
-    notes.push_back("forced: " + line);
+    notes.push_back("fleet mixes report schema versions: " + runs.front().source.string() + " (version " +
+                    std::to_string(runs.front().report.version) + ") and " + run.source.string() +
+                    " (version " + std::to_string(run.report.version) + "); fields added later read as absent");
     return;
   }
 }
@@ -223,7 +223,7 @@ std::vector<LoadedRun> load_fleet(const std::vector<fs::path>& inputs, bool forc
     throw UsageError("a fleet needs runs from at least 2 hosts; found only host '" +
                      runs.front().identity.hostname + "' in " + runs.front().source.string());
   }
-  check_versions(runs, force, notes);
+  check_versions(runs, notes);
   return runs;
 }
 

@@ -377,7 +377,13 @@ std::vector<Judgement> judge_measurements(const Report& report, const Inventory&
         continue;
       case ProbeStatus::failed:
         judgements.push_back({subject, probe.stage, probe.probe, Verdict::fail, "a failed probe is a failed check",
-                              probe.probe + " failed: " + (probe.reason.empty() ? "no reason recorded" : probe.reason)});
+                              probe.probe + " failed: " + (probe.reason.empty() ? "no reason recorded" : probe.reason),
+                              true});
+        continue;
+      case ProbeStatus::interrupted:
+        judgements.push_back({subject, probe.stage, probe.probe, Verdict::skipped, "",
+                              probe.probe + " was interrupted before it finished" +
+                                  (probe.reason.empty() ? "" : ": " + probe.reason)});
         continue;
       case ProbeStatus::ok:
         break;
@@ -427,6 +433,6 @@ Judged judge(const Report& report, const Inventory& inventory, const Profile& pr
   return judged;
 }
 
-int exit_code_of(const Judged& judged) { return judged.overall == Verdict::fail ? 1 : 0; }
+int exit_code_of(const Judged& judged) { return code(exit_code_for(judged.overall)); }
 
 }  // namespace pipecheck

@@ -28,7 +28,8 @@ std::vector<Judgement> judge_inventory(const Report& report, const Inventory& in
 // (minimum + warn margin) exclusive -> warn; at or above it -> pass.
 Verdict verdict_for_percent(double percent, double minimum_percent, double warn_margin_percent);
 
-// The exit code a run or report returns: 1 when the overall verdict is fail, else 0.
+// The exit code a run or report returns for its verdicts (core/outcome.hpp: 1 on fail or invalid,
+// 4 when the worst is inconclusive, else 0).
 int exit_code_of(const Judged& judged);
 
 }  // namespace pipecheck

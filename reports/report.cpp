@@ -210,6 +210,7 @@ void to_json(json& j, const Judgement& judgement) {
   j = json{{"subject", judgement.subject},   {"stage", judgement.stage},
            {"what", judgement.what},         {"verdict", to_string(judgement.verdict)},
            {"rule", judgement.rule},         {"explanation", judgement.explanation}};
+  if (judgement.probe_failed) j["probe_failed"] = true;
 }
 
 void from_json(const json& j, Judgement& judgement) {
@@ -219,6 +220,7 @@ void from_json(const json& j, Judgement& judgement) {
   judgement.verdict = verdict_from(j, "verdict");
   judgement.rule = j.value("rule", "");
   judgement.explanation = j.value("explanation", "");
+  judgement.probe_failed = j.value("probe_failed", false);
 }
 
 void to_json(json& j, const Finding& finding) {
@@ -321,11 +323,7 @@ Report report_from_json(const json& document) {
   }
   Report report;
   report.version = document.at("version").get<int>();
-  if (report.version > kReportSchemaVersion) {
-    throw std::runtime_error("report version " + std::to_string(report.version) +
-                             " is newer than this pipecheck understands (" +
-                             std::to_string(kReportSchemaVersion) + ")");
-  }
+  check_schema_version("report.json", report.version, kReportSchemaVersion);
   report.pipecheck_version = document.value("pipecheck_version", "");
   report.host = document.value("host", "");
   report.started_utc = document.value("started_utc", "");

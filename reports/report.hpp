@@ -13,8 +13,6 @@
 
 namespace pipecheck {
 
-constexpr int kReportSchemaVersion = 1;
-
 // ---- The measurement contract: params a probe emits so the report finds its ceiling ----------
 // (issues 4/5 and the probes of issue 3 write these; ceiling_for and the judge read them; keys
 // are Measurement::params entries, values are strings.)

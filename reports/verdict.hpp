@@ -7,13 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "core/outcome.hpp"
+
 namespace pipecheck {
 
-enum class Verdict { pass, warn, fail, info, skipped };
-const char* to_string(Verdict verdict);
-std::optional<Verdict> parse_verdict(const std::string& text);
-// The worse of two verdicts for an overall result: fail > warn > pass > info > skipped.
-Verdict worse(Verdict a, Verdict b);
 
 struct Judgement {
   std::string subject;      // a measurement key ("hostmem/memcpy/threads:2"), "probe/<stage>",
@@ -23,6 +20,7 @@ struct Judgement {
   Verdict verdict = Verdict::info;
   std::string rule;         // the profile line that decided it: "memory.hbm_copy_min_percent = 85"
   std::string explanation;  // "4.10 TB/s is 85.4% of 4.80 TB/s (vendor spec), >= 85%"
+  bool probe_failed = false;  // the probe itself crashed, hung or printed garbage (JUnit <error>)
 };
 
 struct Finding {

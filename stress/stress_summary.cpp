@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/outcome.hpp"
 #include "stress/throttle_reasons.hpp"
 
 namespace pipecheck {
@@ -341,7 +342,7 @@ nlohmann::json stress_summary_json(const StressSummary& s) {
                                 {"loaded_power_fraction", s.rules.loaded_power_fraction},
                                 {"clock_cv_pct", s.rules.clock_cv_pct}};
   return {{"schema", "pipecheck.stress_summary"},
-          {"version", 1},
+          {"version", kStressSummarySchemaVersion},
           {"host", s.host},
           {"started_utc", s.started_utc},
           {"ended_utc", s.ended_utc},

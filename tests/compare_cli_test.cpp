@@ -90,13 +90,17 @@ TEST(CompareCli, BadInputIsOneLine) {
   expect_bad_input(compare({"--fleet"}), "give the run folders");
 }
 
-TEST(CompareCli, MismatchedVersionsNeedForce) {
-  expect_bad_input(compare({kData + "schema_v0", kData + "baseline"}),
-                   "schema_v0 is report schema version 0, " + kData + "baseline version 1");
-  expect_bad_input(compare({kData + "baseline", kData + "schema_v2"}), "newer than this pipecheck reads");
-  const auto forced = compare({kData + "schema_v0", kData + "regressed", "--force"});
+TEST(CompareCli, OlderVersionsAreComparedNewerNeedForce) {
+  const auto older = compare({kData + "schema_v0", kData + "baseline", "--json"});
+  EXPECT_EQ(older.code, 0) << older.err;
+  EXPECT_NE(older.out.find("schema_v0 is report schema version 0, " + kData + "baseline version 1"),
+            std::string::npos)
+      << older.out;
+  expect_bad_input(compare({kData + "baseline", kData + "schema_v3"}), "newer than this pipecheck reads");
+  const auto forced = compare({kData + "schema_v3", kData + "regressed", "--force", "--json"});
   EXPECT_EQ(forced.code, 1) << forced.err;
-  EXPECT_NE(forced.out.find("forced: "), std::string::npos);
+  EXPECT_NE(forced.out.find("forced: " + kData + "schema_v3 is report schema version 3"), std::string::npos)
+      << forced.out;
 }
 
 TEST(CompareCli, AnotherHostIsComparedWithANote) {

@@ -27,6 +27,9 @@ Judged mixed_verdicts() {
       {"pcie/h2d/pageable/gpu0", "pcie", "H2D pageable", Verdict::info, "", "not judged"},
       {"probe/comm", "comm", "NCCL", Verdict::skipped, "", "one GPU"},
       {"hostmem/read/threads:2", "hostmem", "read", Verdict::pass, "r", "fine"},
+      {"probe/storage", "storage", "pipecheck-storage", Verdict::fail, "r", "killed by signal 11", true},
+      {"hostmem/write/threads:2", "hostmem", "write", Verdict::invalid, "r", "above the physical ceiling"},
+      {"decode/full/threads:2", "decode", "decode", Verdict::inconclusive, "r", "load 2.1 on 2 CPUs"},
   };
   judged.overall = Verdict::fail;
   return judged;
@@ -35,11 +38,18 @@ Judged mixed_verdicts() {
 TEST(RenderJunit, CountsAddUpOnEveryLevel) {
   const std::string xml = render_junit(Report{}, Inventory{}, mixed_verdicts(), RenderExtras{});
   EXPECT_EQ(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 0), 0u);
-  EXPECT_NE(xml.find("<testsuites name=\"pipecheck \" tests=\"7\" failures=\"2\" errors=\"0\" skipped=\"1\""),
+  // junit-10.xsd allows no "skipped" on <testsuites>.
+  EXPECT_NE(xml.find("<testsuites name=\"pipecheck \" tests=\"10\" failures=\"2\" errors=\"2\" time="),
             std::string::npos) << xml;
-  EXPECT_EQ(count_of(xml, "<testcase "), 7);
+  EXPECT_EQ(count_of(xml, "<testcase "), 10);
   EXPECT_EQ(count_of(xml, "<failure "), 2);
-  EXPECT_EQ(count_of(xml, "<skipped "), 1);
+  EXPECT_EQ(count_of(xml, "<error "), 2);  // the crashed probe and the invalid figure
+  EXPECT_EQ(count_of(xml, "<skipped "), 2);  // skipped and inconclusive
+  EXPECT_NE(xml.find("<error message=\"killed by signal 11\" type=\"probe_failed\">"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<error message=\"above the physical ceiling\" type=\"invalid\">"), std::string::npos);
+  EXPECT_NE(xml.find("<skipped message=\"inconclusive: load 2.1 on 2 CPUs\"/>"), std::string::npos);
+  EXPECT_NE(xml.find("<testsuite name=\"hostmem\" tests=\"2\" failures=\"0\" errors=\"1\" skipped=\"0\""),
+            std::string::npos);
   EXPECT_EQ(count_of(xml, "<system-out>"), 2);  // warn and info
   EXPECT_NE(xml.find("<testsuite name=\"compute\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"0\""),
             std::string::npos);
@@ -61,12 +71,12 @@ TEST(RenderJunit, RecordedRunHasOneTestcasePerVerdict) {
     const std::string xml = render_junit(run.report, run.inventory, run.report.judged, run.extras);
     const auto counts = count_verdicts(run.report.judged);
     EXPECT_EQ(count_of(xml, "<testcase "), counts.total());
-    EXPECT_EQ(count_of(xml, "<failure "), counts.fail);
-    EXPECT_EQ(count_of(xml, "<skipped "), counts.skipped);
+    EXPECT_EQ(count_of(xml, "<failure ") + count_of(xml, "<error "), counts.fail + counts.invalid);
+    EXPECT_EQ(count_of(xml, "<skipped "), counts.skipped + counts.inconclusive);
     std::smatch match;
     ASSERT_TRUE(std::regex_search(xml, match, std::regex("<testsuites [^>]*tests=\"([0-9]+)\" failures=\"([0-9]+)\"")));
     EXPECT_EQ(std::stoi(match[1]), counts.total());
-    EXPECT_EQ(std::stoi(match[2]), counts.fail);
+    EXPECT_EQ(std::stoi(match[2]), count_of(xml, "<failure "));
   }
 }
 

@@ -103,7 +103,16 @@ TEST(RenderPrometheus, OverallPassFollowsTheExitCode) {
   judged.overall = Verdict::fail;
   const std::string text = render_prometheus(Report{}, Inventory{}, judged, RenderExtras{});
   EXPECT_NE(text.find("\npipecheck_overall_pass 0\n"), std::string::npos);
-  EXPECT_NE(text.find("pipecheck_verdict{subject=\"b\",stage=\"compute\",verdict=\"fail\"} 1"), std::string::npos);
+  EXPECT_NE(text.find("pipecheck_verdict{subject=\"b\",stage=\"compute\",verdict=\"fail\"} 5"), std::string::npos);
+  // Inconclusive is not a failure; invalid is.
+  judged.judgements = {{"c", "decode", "c", Verdict::inconclusive, "", ""}};
+  judged.overall = Verdict::inconclusive;
+  EXPECT_NE(render_prometheus(Report{}, Inventory{}, judged, RenderExtras{}).find("\npipecheck_overall_pass 1\n"),
+            std::string::npos);
+  judged.judgements = {{"d", "hostmem", "d", Verdict::invalid, "", ""}};
+  judged.overall = Verdict::invalid;
+  EXPECT_NE(render_prometheus(Report{}, Inventory{}, judged, RenderExtras{}).find("\npipecheck_overall_pass 0\n"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -14,8 +14,6 @@
 
 namespace pipecheck {
 
-constexpr int kWatchSchemaVersion = 1;
-
 struct WatchReport {
   int version = kWatchSchemaVersion;
   std::string pipecheck_version;

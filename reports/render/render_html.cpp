@@ -23,7 +23,7 @@ namespace {
 std::string h(std::string_view text) { return html_escape(text); }
 
 const char* kPageStyle = R"(
-:root { --pass:#1f8f4e; --warn:#c98a00; --fail:#cc3333; --info:#4a6fc4; --skipped:#8a8f98;
+:root { --pass:#1f8f4e; --warn:#c98a00; --fail:#cc3333; --info:#4a6fc4; --skipped:#8a8f98; --unsure:#8a5cc4;
   --ink:#1d2330; --muted:#5d6576; --line:#dde1e8; --bg:#f4f6f9; --card:#fff; }
 * { box-sizing:border-box; }
 body { margin:0; background:var(--bg); color:var(--ink);
@@ -32,7 +32,8 @@ main { max-width:1120px; margin:0 auto; padding:20px 24px 48px; }
 header.top { display:flex; gap:20px; align-items:center; background:var(--card); border-radius:10px;
   padding:18px 22px; border-left:10px solid var(--info); box-shadow:0 1px 3px rgba(0,0,0,.08); }
 header.top.v-pass { border-left-color:var(--pass); } header.top.v-warn { border-left-color:var(--warn); }
-header.top.v-fail { border-left-color:var(--fail); } header.top.v-skipped { border-left-color:var(--skipped); }
+header.top.v-fail, header.top.v-invalid { border-left-color:var(--fail); }
+header.top.v-skipped { border-left-color:var(--skipped); } header.top.v-inconclusive { border-left-color:var(--unsure); }
 .badge { font-weight:700; font-size:26px; letter-spacing:.04em; color:#fff; border-radius:8px;
   padding:10px 18px; background:var(--info); min-width:110px; text-align:center; }
 h1 { font-size:22px; margin:0 0 4px; } h2 { font-size:19px; margin:0 0 12px; }
@@ -46,10 +47,12 @@ section { background:var(--card); border-radius:10px; padding:18px 22px; margin-
 .v-pass.chip, .v-pass.badge { background:var(--pass); } .v-warn.chip, .v-warn.badge { background:var(--warn); }
 .v-fail.chip, .v-fail.badge { background:var(--fail); } .v-info.chip, .v-info.badge { background:var(--info); }
 .v-skipped.chip, .v-skipped.badge { background:var(--skipped); }
+.v-invalid.chip, .v-invalid.badge { background:var(--fail); } .v-inconclusive.chip, .v-inconclusive.badge { background:var(--unsure); }
 .v-none.chip { background:#c4c8cf; }
 ul.findings { list-style:none; padding:0; margin:0; }
 ul.findings li { padding:10px 12px; border-left:4px solid var(--info); background:#f8f9fb; margin-bottom:8px; border-radius:4px; }
-ul.findings li.v-fail { border-left-color:var(--fail); background:#fdf3f3; }
+ul.findings li.v-fail, ul.findings li.v-invalid { border-left-color:var(--fail); background:#fdf3f3; }
+ul.findings li.v-inconclusive { border-left-color:var(--unsure); }
 ul.findings li.v-warn { border-left-color:var(--warn); background:#fdf8ec; }
 ul.findings li.v-pass { border-left-color:var(--pass); }
 .evidence { color:var(--muted); font-size:13px; margin-top:3px; }
@@ -60,7 +63,8 @@ th { font-weight:600; color:var(--muted); font-size:12.5px; background:#f8f9fb; 
 th.num { text-align:right; }
 td.num { text-align:right; white-space:nowrap; font-variant-numeric:tabular-nums; }
 td.why, .small { color:var(--muted); font-size:12.5px; }
-tr.v-fail td:first-child { box-shadow:inset 3px 0 var(--fail); }
+tr.v-fail td:first-child, tr.v-invalid td:first-child { box-shadow:inset 3px 0 var(--fail); }
+tr.v-inconclusive td:first-child { box-shadow:inset 3px 0 var(--unsure); }
 tr.v-warn td:first-child { box-shadow:inset 3px 0 var(--warn); }
 code, .mono { font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace; font-size:12.5px; }
 pre { background:#f8f9fb; padding:10px; border-radius:6px; overflow-x:auto; font-size:12.5px; }
@@ -152,7 +156,7 @@ void render_header(std::ostringstream& out, const Report& report, const Inventor
   }
   out << "<p class=\"meta\"><b>" << h(counts_text(count_verdicts(judged))) << "</b>"
       << (judged_any ? " (overall = the worst verdict; exit code " +
-                           std::string(judged.overall == Verdict::fail ? "1" : "0") + ")"
+                           std::to_string(code(exit_code_for(judged.overall))) + ")"
                      : "")
       << "</p></div></header>\n";
 }
@@ -177,7 +181,7 @@ void render_findings(std::ostringstream& out, const Judged& judged) {
     // Worst first, in the judge's order within a severity.
     std::vector<const Finding*> ordered;
     for (const auto& f : judged.findings) ordered.push_back(&f);
-    auto rank = [](Verdict v) { return v == Verdict::fail ? 0 : v == Verdict::warn ? 1 : v == Verdict::info ? 2 : 3; };
+    auto rank = [](Verdict v) { return -severity(v); };
     std::stable_sort(ordered.begin(), ordered.end(),
                      [&](const Finding* a, const Finding* b) { return rank(a->severity) < rank(b->severity); });
     out << "<ul class=\"findings\">\n";

@@ -23,6 +23,7 @@ struct Suite {
   std::string stage;
   std::vector<const Judgement*> cases;
   int failures = 0;
+  int errors = 0;
   int skipped = 0;
   double seconds = 0;
 };
@@ -32,17 +33,21 @@ struct Suite {
 std::string render_junit(const Report& report, const Inventory&, const Judged& judged, const RenderExtras&) {
   // Suites in pipeline order, then stages only the judge named (inventory facts).
   std::vector<Suite> suites;
-  for (const auto& stage : stages_in_pipeline_order(report)) suites.push_back({stage, {}, 0, 0, 0});
+  for (const auto& stage : stages_in_pipeline_order(report)) suites.push_back({stage, {}, 0, 0, 0, 0});
   for (const auto& j : judged.judgements) {
     const std::string stage = j.stage.empty() ? "pipecheck" : j.stage;
     auto suite = std::find_if(suites.begin(), suites.end(), [&](const Suite& s) { return s.stage == stage; });
     if (suite == suites.end()) {
-      suites.push_back({stage, {}, 0, 0, 0});
+      suites.push_back({stage, {}, 0, 0, 0, 0});
       suite = suites.end() - 1;
     }
     suite->cases.push_back(&j);
-    if (j.verdict == Verdict::fail) ++suite->failures;
-    if (j.verdict == Verdict::skipped) ++suite->skipped;
+    switch (junit_element(j.verdict, j.probe_failed)) {
+      case JunitElement::failure: ++suite->failures; break;
+      case JunitElement::error: ++suite->errors; break;
+      case JunitElement::skipped: ++suite->skipped; break;
+      case JunitElement::none: break;
+    }
   }
   for (const auto& probe : report.probes) {
     for (auto& suite : suites) {
@@ -51,12 +56,12 @@ std::string render_junit(const Report& report, const Inventory&, const Judged& j
   }
   suites.erase(std::remove_if(suites.begin(), suites.end(), [](const Suite& s) { return s.cases.empty(); }),
                suites.end());
-  int tests = 0, failures = 0, skipped = 0;
+  int tests = 0, failures = 0, errors = 0;
   double seconds = 0;
   for (const auto& s : suites) {
     tests += static_cast<int>(s.cases.size());
     failures += s.failures;
-    skipped += s.skipped;
+    errors += s.errors;
     seconds += s.seconds;
   }
   // JUnit's timestamp is an xs:dateTime without a zone.
@@ -66,28 +71,33 @@ std::string render_junit(const Report& report, const Inventory&, const Judged& j
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<testsuites name=\"pipecheck " << x(report.host) << "\" tests=\"" << tests << "\" failures=\"" << failures
-      << "\" errors=\"0\" skipped=\"" << skipped << "\" time=\"" << seconds_text(seconds) << "\">\n";
+      << "\" errors=\"" << errors << "\" time=\"" << seconds_text(seconds) << "\">\n";
   for (const auto& s : suites) {
     out << "  <testsuite name=\"" << x(s.stage) << "\" tests=\"" << s.cases.size() << "\" failures=\"" << s.failures
-        << "\" errors=\"0\" skipped=\"" << s.skipped << "\" time=\"" << seconds_text(s.seconds) << "\" timestamp=\""
+        << "\" errors=\"" << s.errors << "\" skipped=\"" << s.skipped << "\" time=\"" << seconds_text(s.seconds) << "\" timestamp=\""
         << x(timestamp) << "\" hostname=\"" << x(report.host) << "\">\n";
     for (const Judgement* j : s.cases) {
       out << "    <testcase classname=\"" << x(s.stage) << "\" name=\"" << x(j->subject) << "\" time=\"0\">";
       const std::string detail = (j->what.empty() ? "" : j->what + "\n") + j->explanation +
                                  (j->rule.empty() ? "" : "\nrule: " + j->rule);
-      switch (j->verdict) {
-        case Verdict::fail:
-          out << "\n      <failure message=\"" << x(j->explanation) << "\" type=\"fail\">" << x(detail)
-              << "</failure>\n    ";
+      const JunitElement element = junit_element(j->verdict, j->probe_failed);
+      const std::string type = j->probe_failed ? "probe_failed" : to_string(j->verdict);
+      switch (element) {
+        case JunitElement::failure:
+        case JunitElement::error:
+          out << "\n      <" << to_string(element) << " message=\"" << x(j->explanation) << "\" type=\"" << type
+              << "\">" << x(detail) << "</" << to_string(element) << ">\n    ";
           break;
-        case Verdict::skipped:
-          out << "\n      <skipped message=\"" << x(j->explanation) << "\"/>\n    ";
+        case JunitElement::skipped: {
+          const std::string prefix = j->verdict == Verdict::inconclusive ? "inconclusive: " : "";
+          out << "\n      <skipped message=\"" << x(prefix + j->explanation) << "\"/>\n    ";
           break;
-        case Verdict::warn:
-        case Verdict::info:
-          out << "\n      <system-out>" << x(std::string(to_string(j->verdict)) + ": " + detail) << "</system-out>\n    ";
-          break;
-        case Verdict::pass:
+        }
+        case JunitElement::none:
+          if (j->verdict != Verdict::pass) {
+            out << "\n      <system-out>" << x(std::string(to_string(j->verdict)) + ": " + detail)
+                << "</system-out>\n    ";
+          }
           break;
       }
       out << "</testcase>\n";

@@ -17,7 +17,9 @@ std::string md(std::string_view text) { return markdown_escape(text); }
 
 std::string verdict_text(Verdict verdict) {
   switch (verdict) {
+    case Verdict::invalid: return "**INVALID**";
     case Verdict::fail: return "**FAIL**";
+    case Verdict::inconclusive: return "**INCONCLUSIVE**";
     case Verdict::warn: return "**WARN**";
     default: return to_string(verdict);
   }

@@ -70,8 +70,8 @@ std::string render_prometheus(const Report& report, const Inventory&, const Judg
   Family value("pipecheck_measurement_value", "Measured figure (median of the repetitions), in the unit label.");
   Family ceiling("pipecheck_measurement_ceiling", "The hardware ceiling the measurement is held against, in the unit label.");
   Family percent("pipecheck_measurement_percent_of_ceiling", "Measured figure as a percentage of its ceiling.");
-  Family verdict("pipecheck_verdict", "One sample per verdict of the acceptance profile; the verdict is the label.");
-  Family overall("pipecheck_overall_pass", "1 when the run's overall verdict is not fail (exit code 0), else 0.");
+  Family verdict("pipecheck_verdict", "One sample per verdict of the acceptance profile, worse is higher: skipped 0, info 1, pass 2, warn 3, inconclusive 4, fail 5, invalid 6; the verdict is also the label.");
+  Family overall("pipecheck_overall_pass", "1 when nothing failed (no fail or invalid verdict), else 0.");
   Family probe_ok("pipecheck_probe_ok", "1 when the probe ran to the end, 0 when it was skipped, not built or failed.");
   Family findings("pipecheck_findings", "Findings of the run by severity.");
   Family budget("pipecheck_budget_samples_per_second", "Samples/s each pipeline stage can deliver for the given workload.");
@@ -89,9 +89,10 @@ std::string render_prometheus(const Report& report, const Inventory&, const Judg
     }
   }
   for (const auto& j : judged.judgements) {
-    verdict.add({{"subject", j.subject}, {"stage", j.stage}, {"verdict", to_string(j.verdict)}}, 1);
+    verdict.add({{"subject", j.subject}, {"stage", j.stage}, {"verdict", to_string(j.verdict)}},
+                prometheus_verdict_value(j.verdict));
   }
-  if (is_judged(judged)) overall.add({}, judged.overall == Verdict::fail ? 0 : 1);
+  if (is_judged(judged)) overall.add({}, is_failure(judged.overall) ? 0 : 1);
   std::map<std::string, int> by_severity;
   for (const auto& f : judged.findings) ++by_severity[to_string(f.severity)];
   for (const auto& [severity, count] : by_severity) findings.add({{"severity", severity}}, count);

@@ -97,6 +97,8 @@ VerdictCounts count_verdicts(const Judged& judged) {
       case Verdict::pass: ++counts.pass; break;
       case Verdict::warn: ++counts.warn; break;
       case Verdict::fail: ++counts.fail; break;
+      case Verdict::invalid: ++counts.invalid; break;
+      case Verdict::inconclusive: ++counts.inconclusive; break;
       case Verdict::info: ++counts.info; break;
       case Verdict::skipped: ++counts.skipped; break;
     }
@@ -111,7 +113,9 @@ std::string counts_text(const VerdictCounts& counts) {
     if (!text.empty()) text += ", ";
     text += std::to_string(n) + " " + name;
   };
+  add(counts.invalid, "invalid");
   add(counts.fail, "fail");
+  add(counts.inconclusive, "inconclusive");
   add(counts.warn, "warn");
   add(counts.pass, "pass");
   add(counts.info, "info");

@@ -49,11 +49,12 @@ std::string ceiling_note(const Measurement& m);
 std::string range_text(const Measurement& m);
 
 struct VerdictCounts {
-  int pass = 0, warn = 0, fail = 0, info = 0, skipped = 0;
-  int total() const { return pass + warn + fail + info + skipped; }
+  int pass = 0, warn = 0, fail = 0, invalid = 0, inconclusive = 0, info = 0, skipped = 0;
+  int total() const { return pass + warn + fail + invalid + inconclusive + info + skipped; }
 };
 VerdictCounts count_verdicts(const Judged& judged);
-// "3 fail, 2 warn, 20 pass, 4 info, 1 skipped" (zero counts left out); "no verdicts".
+// "1 invalid, 3 fail, 1 inconclusive, 2 warn, 20 pass, 4 info, 1 skipped" (zero counts left
+// out); "no verdicts".
 std::string counts_text(const VerdictCounts& counts);
 // Whether the report has been judged at all (an unjudged report renders without verdicts).
 bool is_judged(const Judged& judged);

@@ -82,12 +82,14 @@ struct Palette {
         green(color ? "\033[32m" : ""), reset(color ? "\033[0m" : "") {}
   const std::string& of(Verdict v) const {
     static const std::string none;
-    return v == Verdict::fail ? red : v == Verdict::warn ? yellow : v == Verdict::pass ? green : none;
+    if (is_failure(v)) return red;
+    return v == Verdict::warn || v == Verdict::inconclusive ? yellow : v == Verdict::pass ? green : none;
   }
 };
 
-// Fail and warn in capitals: they must stand out without colour too.
+// Invalid, fail and warn in capitals: they must stand out without colour too.
 std::string verdict_word(Verdict v) {
+  if (v == Verdict::invalid) return "INVALID";
   return v == Verdict::fail ? "FAIL" : v == Verdict::warn ? "WARN" : to_string(v);
 }
 
