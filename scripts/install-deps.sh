@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ make pkg-config
   liburing-dev libcli11-dev libbenchmark-dev libgtest-dev libgmock-dev
-  libturbojpeg0-dev nlohmann-json3-dev
+  libturbojpeg0-dev nlohmann-json3-dev libhwloc-dev
 )
 # MPI is optional for pipecheck (comm/ under mpirun); pass --with-mpi to add it.
 if [[ "${1:-}" == "--with-mpi" ]]; then packages+=(libopenmpi-dev openmpi-bin); fi
