@@ -9,6 +9,7 @@
 #include "reports/ceilings.hpp"
 #include "reports/figure_text.hpp"
 #include "reports/findings.hpp"
+#include "reports/inventory_verdicts.hpp"
 
 namespace pipecheck {
 
@@ -402,7 +403,8 @@ std::vector<Judgement> judge_measurements(const Report& report, const Inventory&
 }
 
 std::vector<Judgement> judge_inventory(const Report& report, const Inventory& inventory, const Profile& profile) {
-  std::vector<Judgement> judgements;
+  std::vector<Judgement> judgements = judge_gpus_on_bus(inventory, profile);
+  for (auto& j : judge_cpu_allowance(inventory)) judgements.push_back(std::move(j));
   for (std::size_t i = 0; i < inventory.gpus.size(); ++i) {
     // A GPU only the bus lists has no link facts of the driver's to judge.
     if (inventory.gpus[i].seen_by.size() == 1 && inventory.gpus[i].seen_by.front() == "pci") continue;

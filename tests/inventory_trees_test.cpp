@@ -8,6 +8,7 @@
 
 #include "inventory/host_inventory.hpp"
 #include "inventory/inventory_collect.hpp"
+#include "reports/inventory_verdicts.hpp"
 
 namespace pipecheck {
 namespace {
@@ -116,6 +117,37 @@ TEST(InventoryTrees, CachesPerLevelAndPackage) {
   int levels = 0;
   for (const auto& c : inv.cpu.caches) levels += c.level == 1 ? 1 : 0;
   EXPECT_EQ(levels, 2);  // L1d and L1i apart
+}
+
+TEST(InventoryTrees, ContainerLimitedToFewerCpus) {
+  const Inventory inv = collect_inventory(tree("container_limited"));
+  EXPECT_EQ(inv.cpu.logical_cpus, 128);  // the machine
+  EXPECT_EQ(inv.cpu_allowance.online, 128);
+  EXPECT_EQ(inv.cpu_allowance.affinity, 8);  // the recorded process's Cpus_allowed_list
+  EXPECT_EQ(inv.cpu_allowance.usable(), 4);  // the cgroup's cpu.max
+  EXPECT_TRUE(inv.cpu_allowance.limited());
+  bool said = false;
+  for (const auto& note : inv.notes) said = said || note.find("4 of 128 CPUs") != std::string::npos;
+  EXPECT_TRUE(said);
+  const auto judgements = judge_cpu_allowance(inv);
+  ASSERT_EQ(judgements.size(), 1u);
+  EXPECT_EQ(judgements[0].verdict, Verdict::info);
+}
+
+TEST(InventoryTrees, GpusOnTheBusWithoutADriver) {
+  Inventory inv = collect_inventory(tree("gpu_without_driver"));
+  ASSERT_EQ(inv.gpus.size(), 2u);  // the NVSwitch is no GPU
+  EXPECT_EQ(inv.gpus[0].seen_by, std::vector<std::string>{"pci"});
+  EXPECT_FALSE(inv.software.driver_version.has_value());
+  // Recorded: the driver was not asked, so nothing fails.
+  for (const auto& j : judge_gpus_on_bus(inv, default_profile())) EXPECT_EQ(j.verdict, Verdict::info);
+  // The same machine found live: CUDA and NVML see none of them.
+  inv.recorded_root.clear();
+  const auto judgements = judge_gpus_on_bus(inv, default_profile());
+  ASSERT_EQ(judgements.size(), 2u);
+  EXPECT_EQ(judgements[0].verdict, Verdict::fail);
+  EXPECT_NE(judgements[0].explanation.find("no driver bound"), std::string::npos);
+  EXPECT_EQ(judgements[1].subject, "inventory/gpu/0000:19:00.0/driver");
 }
 
 }  // namespace
