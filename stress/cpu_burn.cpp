@@ -4,6 +4,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/cpu_allowance.hpp"
+
 namespace pipecheck {
 
 namespace {
@@ -61,8 +63,8 @@ double cpu_burn_chunk_flops(std::uint64_t iterations) {
 
 unsigned cpu_burn_threads(const CpuBurnConfig& config) {
   if (config.threads > 0) return config.threads;
-  const unsigned hardware = std::thread::hardware_concurrency();
-  return hardware > 0 ? hardware : 1;
+  // The CPUs this process may use (affinity and cgroup quota), not the machine's count.
+  return static_cast<unsigned>(usable_cpu_count());
 }
 
 std::unique_ptr<BurnWorker> make_cpu_burn_worker(const CpuBurnConfig& config) {
@@ -70,3 +72,4 @@ std::unique_ptr<BurnWorker> make_cpu_burn_worker(const CpuBurnConfig& config) {
 }
 
 }  // namespace pipecheck
+
