@@ -43,6 +43,10 @@ TEST(HwlocTopology, ATreeWithoutCpuTopologyIsNotThisHost) {
   const HwlocTopology t = load_hwloc_topology(tree("s390x_books"));
   EXPECT_FALSE(t.linux_cpus);
   EXPECT_EQ(t.error, "hwloc found no CPU topology in /sys/devices/system/cpu");
+  // Nothing of this host: its x86 backend would read this CPU's caches through CPUID.
+  EXPECT_EQ(t.pus, 0);
+  EXPECT_EQ(t.packages, 0);
+  EXPECT_TRUE(t.caches.empty());
 }
 
 TEST(HwlocTopology, PackagesFromMasksWherePackageIdsAreMinusOne) {
