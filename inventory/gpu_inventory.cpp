@@ -420,6 +420,11 @@ std::vector<GpuInfo> read_gpus(const SysfsRoot& sys, const std::vector<GpuInfo>&
   std::vector<GpuInfo> gpus = merge_gpu_facts(cuda, nvml, notes);
   add_bus_gpus(gpus, on_bus);
   add_sysfs_gpu_facts(sys, gpus);
+  for (const GpuInfo& gpu : gpus) {
+    if (gpu.seen_by.size() != 1 || gpu.seen_by.front() != "pci") continue;
+    notes.push_back("GPU " + gpu.pci_bdf + " is on the PCI bus but neither CUDA nor NVML sees it (driver bound: " +
+                    (gpu.pci_driver.empty() ? std::string("none") : gpu.pci_driver) + ")");
+  }
   if (const auto mismatch = stack.cuda_mismatch()) {
     notes.push_back("CUDA: " + *mismatch);
   } else if (cuda.cuda_built && !cuda.error.empty() && !stack.driver_version &&

@@ -406,6 +406,22 @@ TEST(GpuInventory, BusGpusJoinByBusIdOrAreAppended) {
   EXPECT_EQ(gpus[1].cuda_index, -1);
 }
 
+TEST(GpuInventory, ABusGpuTheDriverDoesNotListIsNoted) {
+  // The live collector with a GPU the bus lists at an address no CUDA or NVML device has.
+  GpuInfo bus_gpu;
+  bus_gpu.pci_bdf = "00fe:ff:1f.0";
+  bus_gpu.seen_by = {"pci"};
+  SoftwareStack stack;
+  std::vector<std::string> notes;
+  const std::vector<GpuInfo> gpus = read_gpus(SysfsRoot("/"), {bus_gpu}, stack, notes);
+  const auto found = std::find_if(gpus.begin(), gpus.end(), [](const GpuInfo& g) { return g.pci_bdf == "00fe:ff:1f.0"; });
+  ASSERT_NE(found, gpus.end());
+  EXPECT_EQ(found->seen_by, std::vector<std::string>{"pci"});
+  EXPECT_NE(joined(notes).find("GPU 00fe:ff:1f.0 is on the PCI bus but neither CUDA nor NVML sees it (driver bound: none)"),
+            std::string::npos)
+      << joined(notes);
+}
+
 TEST(GpuInventory, NoDriverAtAllIsSaidSo) {
   const std::string insufficient = "CUDA driver version is insufficient for CUDA runtime version";
   EXPECT_EQ(explain_cuda_error(insufficient, false), "no NVIDIA driver (libcuda.so.1 not found)");

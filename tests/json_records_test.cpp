@@ -15,7 +15,7 @@ Inventory sample_inventory() {
   Inventory inv;
   inv.hostname = "gpu-node-07";
   inv.collected_utc = "2026-11-30T08:00:00Z";
-  inv.cpu = {"AMD EPYC 9654 96-Core Processor", 2, 192, 384, 2, 384 << 20};
+  inv.cpu = {"AMD EPYC 9654 96-Core Processor", 2, 192, 384, 2, 384 << 20, {}, ""};
   inv.memory.total_bytes = 1ull << 40;
   inv.memory.dimms.push_back({"DIMM_A1", 64ull << 30, 4800, 64, "DDR5"});
   inv.memory.memory_channels = 24;
