@@ -1,12 +1,16 @@
 // The telemetry sampler thread of the stress run: once an interval, one row per GPU (NVML
 // readings, the burn's TFLOP/s and wrong count, Xids since the last row) and one host row (CPU
 // utilization, temperature, package power, the CPU burn's rate), handed to a callback that
-// writes them out at once.
+// writes them out at once. A burn's rate is taken between completions of its work, over at
+// least half an interval: a row whose span would be shorter (the last row, 12 ms after the one
+// before; a GPU batch longer than the interval) leaves the rate cell empty rather than report
+// a rate quantised by the batch size.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -67,13 +71,20 @@ class TelemetrySampler {
   void loop();
   TelemetryRow gpu_row(const SampledGpu& gpu, std::string& error);
   TelemetryRow host_row(Clock::time_point now);
+  struct RateAnchor;
+  void add_rate(TelemetryRow& row, const WorkerCounters* counters, RateAnchor& anchor) const;
 
   SamplerSources sources_;
   std::chrono::milliseconds interval_;
   Clock::time_point start_;
   Sink sink_;
-  std::vector<double> last_flops_;  // per GPU, then the CPU burn last
-  std::optional<Clock::time_point> last_tick_;
+  // Where the last rate of each burn ended (per GPU, then the CPU burn last): its cumulative
+  // FLOPs and the time of the completion that brought them.
+  struct RateAnchor {
+    double flops = 0;
+    std::int64_t completed_ns = 0;
+  };
+  std::vector<RateAnchor> anchors_;
   std::mutex mutex_;  // one tick at a time
   std::mutex stop_mutex_;
   std::condition_variable wake_;

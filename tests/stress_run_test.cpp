@@ -53,7 +53,7 @@ class BlockingWorker final : public BurnWorker {
  public:
   explicit BlockingWorker(std::shared_ptr<Gate> gate) : gate_(std::move(gate)) {}
   void run(WorkerContext& ctx) override {
-    ctx.counters().flops += 1e12;
+    ctx.counters().add_work(1e12);
     ctx.arm("fake kernel that never finishes");
     gate_->wait();  // ignores the stop flag, as a thread stuck in a driver call would
   }
@@ -71,7 +71,7 @@ class SteadyWorker final : public BurnWorker {
       ctx.arm("fake batch");
       std::this_thread::sleep_for(10ms);
       ctx.disarm();
-      ctx.counters().flops += tflops_ * 1e12 * 0.01;
+      ctx.counters().add_work(tflops_ * 1e12 * 0.01);
       ctx.counters().iterations += 1;
     }
   }
@@ -89,7 +89,7 @@ StressHooks fake_hooks(std::function<std::unique_ptr<BurnWorker>(const StressGpu
   StressHooks hooks = default_stress_hooks();
   hooks.discover_gpus = [gpus](std::string*) {
     std::vector<StressGpu> found;
-    for (int i = 0; i < gpus; ++i) found.push_back({i, "0000:1" + std::to_string(i) + ":00.0", "Fake GPU"});
+    for (int i = 0; i < gpus; ++i) found.push_back({i, "0000:1" + std::to_string(i) + ":00.0", "Fake GPU", std::nullopt});
     return found;
   };
   hooks.make_gpu_worker = [make](const StressGpu& gpu, const StressConfig&) { return make(gpu); };
@@ -211,7 +211,7 @@ TEST(StressRun, NoGpuWithoutCpuCouldNotRun) {
   EXPECT_NE(outcome.error.find("no CUDA device"), std::string::npos);
   EXPECT_NE(outcome.error.find("use --cpu"), std::string::npos);
   config.gpus = {4};
-  hooks.discover_gpus = [](std::string*) { return std::vector<StressGpu>{{0, "0000:17:00.0", "x"}}; };
+  hooks.discover_gpus = [](std::string*) { return std::vector<StressGpu>{{0, "0000:17:00.0", "x", std::nullopt}}; };
   EXPECT_THROW(run_stress(config, hooks, out), UsageError);
 }
 
