@@ -23,9 +23,13 @@ std::string fixed(double value, int decimals) {
   return buffer;
 }
 
-// Ceilings as they are written in derivations: 384, 473.6, 989.4.
+// Figures as the derivations write them: 384, 473.6, 78880.2; small ones with 3 digits: 0.001.
 std::string figure(double value) {
   char buffer[64];
+  if (value != 0 && value < 10 && value > -10) {
+    std::snprintf(buffer, sizeof buffer, "%.3g", value);
+    return buffer;
+  }
   std::snprintf(buffer, sizeof buffer, "%.1f", value);
   std::string text = buffer;
   if (text.size() > 2 && text.compare(text.size() - 2, 2, ".0") == 0) text.resize(text.size() - 2);

@@ -1,6 +1,7 @@
 // Sampling GPU and host telemetry into rows once an interval.
 #include "stress/telemetry_sampler.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 
@@ -102,17 +103,25 @@ TelemetryRow TelemetrySampler::host_row(Clock::time_point now) {
   return row;
 }
 
-// The burn's rate from the last rate's completion to the latest one, when they are at least
-// half an interval apart; else no rate in this row (and the span goes on growing).
+std::optional<double> burn_rate_tflops(RateAnchor& anchor, double flops, std::int64_t completed_ns,
+                                       std::int64_t min_span_ns) {
+  if (completed_ns == 0 || completed_ns - anchor.completed_ns < std::max<std::int64_t>(min_span_ns, 1)) {
+    return std::nullopt;
+  }
+  const double rate = (flops - anchor.flops) / (static_cast<double>(completed_ns - anchor.completed_ns) * 1e-9) / 1e12;
+  anchor = {flops, completed_ns};
+  return rate;
+}
+
+// Rates over at least half an interval.
 void TelemetrySampler::add_rate(TelemetryRow& row, const WorkerCounters* counters, RateAnchor& anchor) const {
   if (!counters) return;
   row.wrong_results = counters->wrong_results.load() + counters->memory_errors.load();
+  // The time first: work completed after it is counted in this rate or the next, never lost.
   const std::int64_t completed_ns = counters->completed_ns.load(std::memory_order_acquire);
   const double flops = counters->flops.load();
-  const std::int64_t min_span_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(interval_).count() / 2;
-  if (completed_ns == 0 || completed_ns - anchor.completed_ns < std::max<std::int64_t>(min_span_ns, 1)) return;
-  row.tflops = (flops - anchor.flops) / (static_cast<double>(completed_ns - anchor.completed_ns) * 1e-9) / 1e12;
-  anchor = {flops, completed_ns};
+  row.tflops = burn_rate_tflops(anchor, flops, completed_ns,
+                                std::chrono::duration_cast<std::chrono::nanoseconds>(interval_).count() / 2);
 }
 
 void TelemetrySampler::sample_once() {

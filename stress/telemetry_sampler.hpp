@@ -50,6 +50,17 @@ struct SampleTick {
   std::vector<std::pair<int, std::string>> telemetry_errors;
 };
 
+// Where a burn's last rate ended: its cumulative FLOPs and the time of the completion that
+// brought them (WorkerCounters::completed_ns).
+struct RateAnchor {
+  double flops = 0;
+  std::int64_t completed_ns = 0;
+};
+// The rate in TFLOP/s from `anchor` to the latest completion, when they are at least min_span_ns
+// apart (the anchor then moves there); else none, and the span goes on growing.
+std::optional<double> burn_rate_tflops(RateAnchor& anchor, double flops, std::int64_t completed_ns,
+                                       std::int64_t min_span_ns);
+
 class TelemetrySampler {
  public:
   using Clock = std::chrono::steady_clock;
@@ -71,20 +82,13 @@ class TelemetrySampler {
   void loop();
   TelemetryRow gpu_row(const SampledGpu& gpu, std::string& error);
   TelemetryRow host_row(Clock::time_point now);
-  struct RateAnchor;
   void add_rate(TelemetryRow& row, const WorkerCounters* counters, RateAnchor& anchor) const;
 
   SamplerSources sources_;
   std::chrono::milliseconds interval_;
   Clock::time_point start_;
   Sink sink_;
-  // Where the last rate of each burn ended (per GPU, then the CPU burn last): its cumulative
-  // FLOPs and the time of the completion that brought them.
-  struct RateAnchor {
-    double flops = 0;
-    std::int64_t completed_ns = 0;
-  };
-  std::vector<RateAnchor> anchors_;
+  std::vector<RateAnchor> anchors_;  // per GPU, then the CPU burn last
   std::mutex mutex_;  // one tick at a time
   std::mutex stop_mutex_;
   std::condition_variable wake_;
