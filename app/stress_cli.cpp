@@ -55,7 +55,7 @@ CLI::App* add_stress_command(CLI::App& app, StressCliState& s) {
       ->capture_default_str()
       ->needs(until);
   cmd->add_flag("--cpu", s.cpu, "Burn every CPU core too (the workload on a machine without a GPU)");
-  cmd->add_option("--cpu-threads", s.cpu_threads, "CPU burn threads (default: one per CPU this process may use)");
+  cmd->add_option("--cpu-threads", s.cpu_threads, "CPU burn threads (default: one per CPU this process may use, within its cgroup quota)");
   cmd->add_option("--cpu-isa", s.cpu_isa,
                   "CPU burn instruction set: auto (the widest this CPU runs), " + cpu_burn_isa_names())
       ->capture_default_str();

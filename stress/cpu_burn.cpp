@@ -13,6 +13,7 @@
 #include <span>
 #include <thread>
 
+#include "core/cpu_allowance.hpp"
 #include "stress/burn_verify.hpp"
 #include "stress/cpu_burn_isa.hpp"
 #include "stress/fault_injection.hpp"
@@ -236,7 +237,9 @@ std::vector<int> cpu_burn_cpus() {
 
 unsigned cpu_burn_threads(const CpuBurnConfig& config) {
   if (config.threads > 0) return config.threads;
-  return static_cast<unsigned>(cpu_burn_cpus().size());
+  // The affinity mask capped by the cgroup's CPU quota: a container allowed 8 of 128 cores
+  // burns with 8 threads.
+  return static_cast<unsigned>(usable_cpu_count());
 }
 
 const CpuBurnKernel& cpu_burn_kernel(const CpuBurnConfig& config) {

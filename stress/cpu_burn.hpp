@@ -22,7 +22,7 @@ struct CpuBurnShape {
 };
 
 struct CpuBurnConfig {
-  unsigned threads = 0;                     // 0: one per CPU this process may run on
+  unsigned threads = 0;                     // 0: one per usable CPU (affinity and cgroup quota)
   const CpuBurnKernel* kernel = nullptr;    // nullptr: the widest this CPU runs
   CpuPrecision precision = CpuPrecision::fp64;
   std::uint64_t inject_faults = 0;          // results to corrupt between compute and check

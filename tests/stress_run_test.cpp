@@ -13,6 +13,7 @@
 #include "app/duration_flag.hpp"
 #include "app/stress_cli.hpp"
 #include "inventory/cuda_devices.hpp"
+#include "core/cpu_allowance.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "stress/cpu_burn_isa.hpp"
@@ -238,7 +239,7 @@ TEST(StressCpuBurn, RealTelemetryRunOfAFewSeconds) {
   std::sort(util.begin(), util.end());
   EXPECT_GT(util[util.size() / 2], 80.0) << "every core busy, so the median sample is near 100%";
   EXPECT_GT(rate, 0.0);
-  EXPECT_EQ(outcome.summary.cpu.threads, std::thread::hardware_concurrency());
+  EXPECT_EQ(outcome.summary.cpu.threads, static_cast<unsigned>(usable_cpu_count()));
   const auto json = nlohmann::json::parse(read_file(outcome.summary_path));
   EXPECT_EQ(json["verdict"], "pass");
   EXPECT_TRUE(json["cpu"]["enabled"]);
