@@ -106,6 +106,54 @@ if [[ "$(uname -m)" == x86_64 ]]; then
   clock_ghz=$(cat "$work"/ghz.* | awk '{ s += $1 } END { printf "%.2f", s / NR }')
 fi
 
+# FLOP/cycle of one core for each variant this CPU runs: the kernel timed in CPU time beside
+# the dependent-add clock, linked from the build's library (best of 3; skipped without it).
+flop_per_cycle() {
+  local library="$bin_dir/../libpipecheck_core.a" root
+  root=$(cd "$(dirname "$0")/.." && pwd)
+  [[ -f $library && $(uname -m) == x86_64 ]] || return 0
+  cat >"$work/fpc.cpp" <<'CPP'
+#include <cstdio>
+#include <ctime>
+#include <vector>
+#include "stress/cpu_burn_isa.hpp"
+using namespace pipecheck;
+static double cpu_s() { timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
+static double clock_ghz() {
+  unsigned long x = 0; const unsigned long rounds = 20000000; const double a = cpu_s();
+  for (unsigned long i = 0; i < rounds; ++i) __asm__ volatile(".rept 100\n\tadd $1, %0\n\t.endr" : "+r"(x));
+  return rounds * 100.0 / (cpu_s() - a) / 1e9;
+}
+int main() {
+  for (const CpuBurnKernel* k : built_cpu_burn_kernels()) {
+    if (!cpu_runs(*k)) continue;
+    for (CpuPrecision p : {CpuPrecision::fp64, CpuPrecision::fp32}) {
+      const int lanes = k->lanes(p), w = k->width(p);
+      const unsigned long n = 20000000;
+      double best = 0;
+      for (int rep = 0; rep < 3; ++rep) {
+        const double ghz = clock_ghz(), t0 = cpu_s();
+        if (p == CpuPrecision::fp64) {
+          std::vector<double> x(lanes, 1.0), a(w, 0.999999), b(w, 1e-6);
+          k->run_fp64(x.data(), a.data(), b.data(), n);
+        } else {
+          std::vector<float> x(lanes, 1.0f), a(w, 0.9999f), b(w, 1e-4f);
+          k->run_fp32(x.data(), a.data(), b.data(), n);
+        }
+        const double fpc = 2.0 * lanes * n / (cpu_s() - t0) / (ghz * 1e9);
+        if (fpc > best) best = fpc;
+      }
+      std::printf("  %-6s %s: %.2f FLOP/cycle a core\n", k->isa, to_string(p), best);
+    }
+  }
+}
+CPP
+  if g++ -O2 -std=c++20 -I"$root" -o "$work/fpc" "$work/fpc.cpp" "$library" -lpthread 2>"$work/fpc.log"; then
+    echo "one core, kernel alone (CPU time at the dependent-add clock, best of 3):"
+    "$work/fpc"
+  fi
+}
+
 run_gemm() { OPENBLAS_NUM_THREADS=$threads "$work/gemm" "$1" "$n" "$seconds"; }
 run_burn() {  # sustained GFLOP/s of the burn; keeps its summary for the ceiling lines
   "$pipecheck" stress --cpu --cpu-threads "$threads" --cpu-dtype "$1" --duration "$seconds" --plain \
@@ -147,13 +195,8 @@ line "pipecheck burn fp32 GFLOP/s" "${burn32[@]}"
 line "OpenBLAS SGEMM GFLOP/s" "${sgemm[@]}"
 line "ratio burn/SGEMM" "${ratio32[@]}"
 line "load (1 min) before each run" "${loads[@]}"
-if [[ -n $clock_ghz ]]; then
-  read -r med _ _ <<<"$(stats "${burn64[@]}")"
-  read -r med32 _ _ <<<"$(stats "${burn32[@]}")"
-  awk -v g="$med" -v s="$med32" -v c="$clock_ghz" -v t="$threads" 'BEGIN {
-    printf "core clock %.2f GHz (dependent adds on every CPU): the burn runs %.1f FP64 and %.1f FP32 FLOP/cycle a core\n",
-      c, g / t / c, s / t / c }'
-fi
+[[ -z $clock_ghz ]] || echo "core clock $clock_ghz GHz (dependent adds on every CPU at once, in CPU time)"
+flop_per_cycle
 for dtype in fp64 fp32; do
   jq -r --arg d "$dtype" '.cpu | "\($d) " + (if .ceiling then "ceiling: \(.ceiling.derivation)"
       else "ceiling unknown: \(.ceiling_unknown); held against the sanity bound \(.sanity_bound.derivation)" end)
