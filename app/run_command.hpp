@@ -25,6 +25,8 @@ struct RunOptions {
   std::filesystem::path probe_dir;        // where probe executables are; default beside us
   std::filesystem::path sysfs_root = "/";
   bool color = false;
+  int width = 100;                         // columns of the terminal summary
+  std::filesystem::path prom_textfile;     // node_exporter textfile folder; empty = none
   std::vector<std::string> storage_paths;  // forwarded to the storage probe as --path
   std::string images_dir;                  // forwarded to the decode probe as --images
   std::filesystem::path profile_path;      // acceptance profile overlaying the default; empty = default
