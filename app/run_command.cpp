@@ -195,7 +195,9 @@ std::vector<std::string> stage_arguments(const std::string& stage, const RunOpti
                                          const fs::path& run_folder) {
   std::vector<std::string> args;
   if (stage == "storage") {
-    args.push_back("--scratch-dir=" + run_folder.string());
+    // The --out folder that holds the run folder: the same filesystem, and a path in the probe's
+    // labels that stays true after the run folder drops its ".incomplete".
+    args.push_back("--scratch-dir=" + run_folder.parent_path().string());
     for (const auto& path : options.storage_paths) args.push_back("--path=" + path);
   } else if (stage == "decode" && !options.images_dir.empty()) {
     args.push_back("--images=" + options.images_dir);

@@ -36,8 +36,9 @@ struct RunOptions {
 };
 
 // The arguments one stage needs beyond the mode's: the storage probe's paths and scratch
-// folder (the run's own folder, so the scratch file sits on the results filesystem), the
-// decode probe's dataset.
+// folder (the --out folder holding the run's folder, so the scratch file sits on the results
+// filesystem and no label names the run folder's temporary ".incomplete" name), the decode
+// probe's dataset.
 std::vector<std::string> stage_arguments(const std::string& stage, const RunOptions& options,
                                          const std::filesystem::path& run_folder);
 

@@ -19,6 +19,9 @@ TEST(RenderSupport, RepeatedClausesAreLeftOut) {
             "818 images/s is 99.3% of 824; >= 65%: pass");
   EXPECT_EQ(without_repeated_clauses("Judged At The Most Threads", "judged at the most threads"), "");
   EXPECT_EQ(without_repeated_clauses("", "anything"), "");
+  EXPECT_EQ(without_repeated_clauses("9822 IOPS: a link bounds bytes, not operations (no threshold: x is off)",
+                                     "no hardware ceiling for IOPS: a link bounds bytes, not operations"),
+            "9822 IOPS (no threshold: x is off)");
 }
 
 TEST(RenderSupport, CeilingNoteNamesItsBasisOnce) {

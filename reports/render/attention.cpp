@@ -5,6 +5,7 @@
 #include <map>
 
 #include "reports/render/render_support.hpp"
+#include "reports/render/summary_table.hpp"
 
 namespace pipecheck {
 
@@ -53,7 +54,10 @@ std::string subject_title(const Judgement& j, const Measurement* m) {
 
 std::string figure_of(const Measurement& m) {
   std::string figure = measured_text(m);
-  if (m.stats.samples > 1) figure += " (" + range_text(m) + ")";
+  if (m.stats.samples > 1) {
+    figure += " (" + format_figure(m.stats.min) + " - " + format_figure(m.stats.max) + " over " +
+              std::to_string(m.stats.samples) + " repetitions)";
+  }
   if (m.percent_of_ceiling) figure += ", " + percent_text(m) + " of " + ceiling_value_text(m);
   return figure;
 }

@@ -100,7 +100,7 @@ std::string without_repeated_clauses(const std::string& text, const std::string&
   while (start <= text.size()) {
     std::size_t end = text.size();
     std::string next_separator;
-    for (const char* candidate : {"; ", ": "}) {
+    for (const char* candidate : {"; ", ": ", " ("}) {
       const std::size_t at = text.find(candidate, start);
       if (at != std::string::npos && at < end) {
         end = at;
