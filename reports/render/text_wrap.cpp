@@ -72,14 +72,40 @@ std::vector<std::string> wrap_words(std::string_view text, std::size_t width) {
 }
 
 std::string wrap_text(std::string_view text, const std::string& first, const std::string& rest, std::size_t width) {
-  // Lines after the first get the room left after `rest`; the first after `first`. Wrapping at
-  // the narrower of the two keeps every line within the width.
-  const std::size_t room = width > std::max(display_width(first), display_width(rest))
-                               ? width - std::max(display_width(first), display_width(rest))
-                               : 1;
-  const auto lines = wrap_words(text, room);
+  // The first line's room is after `first`, the others' after `rest`.
+  auto room = [&](bool first_line) {
+    const std::size_t prefix = display_width(first_line ? first : rest);
+    return width > prefix ? width - prefix : 1;
+  };
   std::string out;
-  for (std::size_t i = 0; i < lines.size(); ++i) out += (i == 0 ? first : rest) + lines[i] + "\n";
+  std::string line;
+  std::size_t used = 0;
+  bool first_line = true;
+  auto finish = [&]() {
+    out += (first_line ? first : rest) + line + "\n";
+    line.clear();
+    used = 0;
+    first_line = false;
+  };
+  for (std::string_view word : words_of(text)) {
+    std::size_t length = display_width(word);
+    if (used > 0 && used + 1 + length > room(first_line)) finish();
+    if (used > 0) {
+      line += ' ';
+      ++used;
+    }
+    // A word longer than a whole line is split: every character is kept.
+    while (used + length > room(first_line)) {
+      const std::size_t take = byte_offset(word, room(first_line) - used);
+      line += word.substr(0, take);
+      finish();
+      word.remove_prefix(take);
+      length = display_width(word);
+    }
+    line += word;
+    used += length;
+  }
+  finish();
   return out;
 }
 
