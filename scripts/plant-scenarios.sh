@@ -25,7 +25,7 @@ while (( $# )); do
   esac
 done
 [[ -x "$pipecheck" ]] || { echo "plant-scenarios: $pipecheck not built (make build)" >&2; exit 3; }
-python3 -c 'import PIL, numpy' 2>/dev/null ||
+/usr/bin/python3 -c 'import PIL, numpy' 2>/dev/null ||
   { echo "plant-scenarios: needs python3-pil and python3-numpy (scripts/install-deps.sh)" >&2; exit 3; }
 loader="/usr/bin/python3 $here/plant/loader.py"
 
@@ -53,9 +53,9 @@ run() {
   local out="$work/watch-$name"
   local load_before; load_before=$(cut -d' ' -f1-3 /proc/loadavg)
   "$pipecheck" watch --quiet --no-gpu --no-baseline --out "$out" -- "$@" 2>"$work/$name.err" || true
-  local truth; truth=$(grep -h '^truth:' "$work/$name.err" | head -1 | sed 's/^truth: //')
+  local truth; truth=$(grep -h '^truth:' "$work/$name.err" | head -1 | sed 's/^truth: //' || true)
   local summary
-  summary=$(python3 - "$out/watch.json" "$rule" <<'PY'
+  summary=$(/usr/bin/python3 - "$out/watch.json" "$rule" <<'PY'
 import json, sys
 w = json.load(open(sys.argv[1]))
 rule = sys.argv[2]

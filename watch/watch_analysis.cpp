@@ -155,7 +155,9 @@ void waiting_stats(const std::vector<const WatchSample*>& steady, JobStats& stat
     if (!job.io_blocked_pct) continue;
     blocked.push_back(*job.io_blocked_pct);
     top_blocked.push_back(job.top_blocked_pct);
-    const double busy = demand + *job.io_blocked_pct;
+    // Blocked against on a CPU: time waiting for a CPU is the machine's, not the job's pace (a
+    // reader starved of CPUs still spends its own time mostly waiting on reads).
+    const double busy = job.cpu_pct + *job.io_blocked_pct;
     stats.blocked_share.push_back(busy > 0 ? *job.io_blocked_pct / busy : 0.0);
     blocked_sum += *job.io_blocked_pct;
     busy_sum += busy;

@@ -68,7 +68,8 @@ struct JobStats {
   std::vector<double> wait_share;
   double wait_share_median = 0;
   // Blocked on I/O, summed over the threads, % of one core (the job's reads in flight x 100),
-  // and its share of the threads' busy time (blocked + on a CPU + waiting for one): the mean
+  // and its share of the threads' time blocked or on a CPU (waiting for a CPU left out: that is
+  // the machine's doing, not the job's pace): the mean
   // over the steady samples, and the ratio of the sums (the names say median for symmetry with
   // the other figures; see waiting_stats).
   std::optional<double> io_blocked_mean;

@@ -13,7 +13,7 @@
 //                                      >= 85% of its measured MB/s (IOPS for reads <= 32 KiB), or
 //                                      unmeasured: %util >= 80 with >= 4 in flight
 //  6  storage_latency         any      (util < 50% or no GPU), the job reads, its threads blocked  waiting on storage latency
-//                                      on I/O >= 50% of their busy time, the disk not saturated
+//                                      on I/O >= 50% of the time blocked or on a CPU, the disk not saturated
 //  7  pcie_bound              GPU      util < 50%, PCIe RX >= 80% of measured pinned H2D          host-to-device copies bound
 //  8  busy_not_loaded         GPU      util >= 80%, power < 60% of limit                          busy but not loaded (launch-bound)
 //  9  compute_bound           GPU      util >= 80%, power >= 85% of limit or SwPowerCap >= 50%    compute bound (healthy)
@@ -59,8 +59,8 @@ constexpr double kJobReadsMbs = 1;         // the job reads at least this (media
 constexpr double kDiskReadingShare = 0.5;  // ... its disk reads in this share of samples
 constexpr double kSaturatedQueue = 4;      // without a measured ceiling, a disk at %util >= 80 with
                                            // this many requests in flight (aqu-sz) is saturated
-constexpr double kBlockedShare = 0.5;      // the job's threads blocked on I/O this share of their busy
-                                           // time (blocked + on a CPU + waiting for one) ...
+constexpr double kBlockedShare = 0.5;      // the job's threads blocked on I/O this share of the time
+                                           // they were blocked or on a CPU (not waiting for one) ...
 constexpr double kBlockedMinPct = 30;      // ... and for at least this much of a core (0.3 reads in flight)
 constexpr double kWaitShare = 0.25;        // contention: runnable without a CPU this share of the time
                                            // the job's threads wanted one ...
@@ -72,6 +72,8 @@ constexpr double kCpuIdlePct = 10;         // periodic idle without GPU: job CPU
 constexpr double kPeriodicLostShare = 0.05;  // report a period losing at least this share
 constexpr double kJobIdlePct = 10;         // a job below this CPU (no GPU) is mostly waiting
 constexpr int kPeriodicMinEpisodes = 4;
+constexpr double kMostlyIdle = 0.5;        // a sample idle this share of its interval joins an episode
+constexpr double kEdgeIdle = 0.1;          // a neighbour idle this share adds its share
 constexpr double kPeriodTolerance = 0.25;  // a gap within this share of the period is regular ...
 constexpr double kPeriodRegularShare = 0.75;  // ... and this share of the gaps must be
 constexpr double kDipShare = 0.6;          // sawtooth: a dip is below this share of the GPU's median
@@ -303,7 +305,7 @@ std::optional<WatchFinding> storage_bound(const WatchAnalysis& a) {
 
 std::string blocked_figure(const WatchAnalysis& a) {
   return cat("the job's threads were blocked on I/O ", share(a.job.blocked_share_mean),
-             " of their busy time (mean): blocked ", pct(a.job.io_blocked_mean.value_or(0)),
+             " of the time they were blocked or on a CPU (mean): blocked ", pct(a.job.io_blocked_mean.value_or(0)),
              " of a core, on a CPU ", pct(a.job.cpu_pct_median), " (median), waiting for one ", pct(a.job.run_wait_median),
              a.job.top_blocked_thread.empty() ? ""
                                               : cat("; most blocked thread ", a.job.top_blocked_thread, " ",
@@ -507,7 +509,7 @@ std::optional<WatchFinding> job_idle(const WatchAnalysis& a) {
 
 const std::vector<WatchRule>& watch_rules() {
   static const std::vector<WatchRule> rules = {
-      {"too_short", "any", cat("fewer than ", std::to_string(kMinSteadySamples), " steady samples"),
+      {"too_short", "any", cat("fewer than ", std::to_string(kMinSteadySamples), " steady samples (what was seen is said)"),
        "too short to judge", too_short},
       {"gpu_straggler_sawtooth", "2+ GPUs",
        cat("one GPU starts >= ", limit_share(kLeadShare), " of >= ", std::to_string(kMinDipEvents),
@@ -536,7 +538,7 @@ const std::vector<WatchRule>& watch_rules() {
        "storage bound", storage_bound},
       {"storage_latency", "any",
        cat("GPU util < ", limit(kGpuLowPct), " or no GPU; the job reads (as above); its threads blocked on I/O >= ",
-           limit_share(kBlockedShare), " of their busy time and >= ", limit(kBlockedMinPct),
+           limit_share(kBlockedShare), " of the time blocked or on a CPU and >= ", limit(kBlockedMinPct),
            " of a core (delay accounting, else thread states at >= 10 Hz); the disk not saturated"),
        "waiting on storage latency: N reads in flight, the disk can take more", storage_latency},
       {"pcie_bound", "GPU",
@@ -564,7 +566,9 @@ const std::vector<WatchRule>& watch_rules() {
        "CPU bound on N threads, cores to spare", cpu_multi_thread},
       {"periodic_idle", "any",
        cat("GPU util <= ", limit(kGpuIdlePct), " (no GPU: job CPU <= ", limit(kCpuIdlePct),
-           " of a core) in >= ", std::to_string(kPeriodicMinEpisodes), " episodes at a regular period (",
+           " of a core) in >= ", std::to_string(kPeriodicMinEpisodes),
+           " episodes (with the samples around them idle >= ", limit_share(kMostlyIdle),
+           " of their interval; partly idle ones count by their idle share, 1 - value / the busy median) at a regular period (",
            limit_share(kPeriodRegularShare), " of gaps (all below 4 gaps) within ", limit_share(kPeriodTolerance),
            " or 1 sample; period >= 4 samples); >= ",
            limit_share(kPeriodicLostShare), " of the time lost"),
@@ -585,6 +589,8 @@ AnalysisOptions watch_analysis_options() {
     p->min_episodes = kPeriodicMinEpisodes;
     p->tolerance_share = kPeriodTolerance;
     p->regular_share = kPeriodRegularShare;
+    p->mostly_idle = kMostlyIdle;
+    p->edge_idle = kEdgeIdle;
   }
   options.gpu_periodicity.idle_below = kGpuIdlePct;
   options.cpu_periodicity.idle_below = kCpuIdlePct;
