@@ -162,9 +162,15 @@ TEST(WatchSession, OneDirectReaderWaitsOnStorageLatency) {
   const WatchAnalysis& a = outcome.report.analysis;
   ASSERT_TRUE(a.job.io_blocked_mean) << err.str();
   EXPECT_NE(a.blocked_how.find("thread states"), std::string::npos) << a.blocked_how;
-  EXPECT_GT(*a.job.io_blocked_mean, 20) << "dd's reads were not seen blocked\n" << err.str();
   const auto it = std::find_if(a.disks.begin(), a.disks.end(), [&](const DiskStats& d) { return d.name == *disk; });
   ASSERT_NE(it, a.disks.end()) << err.str();
+  // Other readers of the same disk (a parallel ctest runs storage probes) make it saturated by
+  // them: the rule then says storage bound, rightly; this test wants the disk to itself.
+  if (it->read_mbs_median > 2 * a.job.read_mbs_median.value_or(0) + 5) {
+    fs::remove_all(dir);
+    GTEST_SKIP() << *disk << " read " << it->read_mbs_median << " MB/s, the job " << a.job.read_mbs_median.value_or(0)
+                 << ": other readers shared the disk\n" << err.str();
+  }
   EXPECT_LT(it->aqu_median, 2.5) << "one reader keeps about one read in flight";
   // A loaded machine can keep dd waiting for a CPU more than for the disk: then it is right
   // not to call it storage latency; say so with the figures rather than pass or fail blindly.
@@ -173,6 +179,7 @@ TEST(WatchSession, OneDirectReaderWaitsOnStorageLatency) {
     GTEST_SKIP() << "dd was blocked on reads only " << 100 * a.job.blocked_share_mean
                  << "% of its busy time on this machine\n" << err.str();
   }
+  EXPECT_GT(*a.job.io_blocked_mean, 20) << "dd's reads were not seen blocked\n" << err.str();
   ASSERT_TRUE(outcome.report.verdict.headline);
   EXPECT_NE(rules_fired(outcome.report).find("storage_latency: waiting on storage latency"), std::string::npos)
       << rules_fired(outcome.report) << err.str();
@@ -219,6 +226,13 @@ TEST(WatchSession, PeriodicStallIsMeasuredFromPartlyIdleSamples) {
   const WatchOutcome outcome = run_watch(config, err);
   const Periodicity& p = outcome.report.analysis.periodic;
   ASSERT_TRUE(p.found) << p.episodes << " episodes\n" << err.str();
+  // Starved of CPUs (a build beside the tests), starting each busy phase's processes takes
+  // longer than the 0.35 s sleep: the true stall is then unknown.
+  if (outcome.report.analysis.job.wait_share_median > 0.5) {
+    fs::remove_all(dir);
+    GTEST_SKIP() << "the job waited for a CPU " << 100 * outcome.report.analysis.job.wait_share_median
+                 << "% of the time: its stalls are not the planted 0.35 s\n" << err.str();
+  }
   EXPECT_NEAR(p.mean_idle_s, 0.35, 0.2 * 0.35) << err.str();
   EXPECT_NEAR(p.idle_share, 0.35 / p.period_s, 0.2 * 0.35 / p.period_s) << err.str();
   EXPECT_NEAR(p.period_s, 1.3, 0.2 * 1.3) << err.str();

@@ -299,7 +299,14 @@ std::optional<WatchFinding> storage_bound(const WatchAnalysis& a) {
   f.figures.push_back(disk_figure(*disk));
   if (!disk->job) f.figures.push_back("which disk the job reads from is not known (no open file on a block device): this is the busiest one");
   for (const auto& c : disk->ceilings) f.figures.push_back(c.text);
-  if (a.job.read_mbs_median) f.figures.push_back(cat("the job reads ", figure(*a.job.read_mbs_median, "MB/s"), " (median, /proc/PID/io)"));
+  if (a.job.read_mbs_median) {
+    const double job = *a.job.read_mbs_median;
+    f.figures.push_back(cat("the job reads ", figure(job, "MB/s"), " (median, /proc/PID/io)",
+                            job < 0.5 * disk->read_mbs_median
+                                ? cat(" of the disk's ", figure(disk->read_mbs_median, "MB/s"),
+                                      ": other readers keep it saturated, and the job's reads wait behind theirs")
+                                : ""));
+  }
   return f;
 }
 
