@@ -158,7 +158,11 @@ TEST(WatchSession, OneDirectReaderWaitsOnStorageLatency) {
                     "status=none"};
   std::ostringstream err;
   const WatchOutcome outcome = run_watch(config, err);
-  ASSERT_EQ(outcome.exit_code, 124) << "dd failed (O_DIRECT refused?) or read 128 MiB in 3 s: " << err.str();
+  if (outcome.exit_code == 0) {
+    fs::remove_all(dir);
+    GTEST_SKIP() << "dd read all 128 MiB in under 3 s (a disk faster than ~11k reads/s at one in flight)";
+  }
+  ASSERT_EQ(outcome.exit_code, 124) << "dd failed (O_DIRECT refused?): " << err.str();
   const WatchAnalysis& a = outcome.report.analysis;
   ASSERT_TRUE(a.job.io_blocked_mean) << err.str();
   EXPECT_NE(a.blocked_how.find("thread states"), std::string::npos) << a.blocked_how;
