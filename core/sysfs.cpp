@@ -87,4 +87,13 @@ std::optional<std::string> SysfsRoot::resolve(const std::string& system_path) co
   return system_path_out;
 }
 
+std::optional<std::string> SysfsRoot::link_name(const std::string& system_path) const {
+  std::error_code error;
+  const fs::path target = fs::read_symlink(path(system_path), error);
+  if (error) return std::nullopt;
+  const std::string name = target.lexically_normal().filename().string();
+  if (name.empty() || name == "." || name == "..") return std::nullopt;
+  return name;
+}
+
 }  // namespace pipecheck

@@ -25,6 +25,10 @@ class SysfsRoot {
   bool exists(const std::string& system_path) const;
   // Resolves a symlink (e.g. /sys/block/nvme0n1/device) to a system path under this root.
   std::optional<std::string> resolve(const std::string& system_path) const;
+  // The last name of a symlink's target, read without following it: the kernel names a device's
+  // driver by its "driver" link, and a recorded tree (git keeps no empty folders) may not hold
+  // the folder the link points at.
+  std::optional<std::string> link_name(const std::string& system_path) const;
 
   const std::filesystem::path& root() const { return root_; }
   // True when the root is this machine's "/" (not a recorded tree).

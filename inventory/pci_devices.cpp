@@ -22,8 +22,6 @@ unsigned read_hex(const SysfsRoot& sys, const std::string& file) {
   return value && *value >= 0 ? static_cast<unsigned>(*value) : 0;
 }
 
-std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
-
 int count_bridges(const std::vector<std::string>& upstream) {
   return static_cast<int>(std::count_if(upstream.begin(), upstream.end(), [](const std::string& hop) { return hop.rfind("pci", 0) != 0; }));
 }
@@ -38,7 +36,7 @@ PciDevice read_pci_device_sysfs(const SysfsRoot& sys, const std::string& bdf) {
   device.device_id = read_hex(sys, dir + "/device");
   device.class_code = read_hex(sys, dir + "/class");
   device.kind = pci_kind_of_class(device.class_code);
-  if (const auto driver = sys.resolve(dir + "/driver")) device.driver = base_name(*driver);
+  if (const auto driver = sys.link_name(dir + "/driver")) device.driver = *driver;
   if (const auto node = sys.read_int(dir + "/numa_node"); node && *node >= 0) device.numa_node = static_cast<int>(*node);
   if (const auto list = sys.read_line(dir + "/local_cpulist")) {
     if (const auto cpus = cpu_set_from_list(*list)) device.local_cpus = format_cpu_list(*cpus);

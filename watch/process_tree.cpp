@@ -268,7 +268,10 @@ std::vector<ProcessTreeSampler::Member> ProcessTreeSampler::current_tree() {
     }
     const auto text = read_proc_file(root_, "/proc/" + std::to_string(pid) + "/stat");
     const auto stat = text ? parse_task_stat(*text) : std::nullopt;
-    if (stat) links[pid] = {stat->ppid, stat->starttime, false};
+    if (!stat) continue;
+    const bool known = cached != parent_of_.end() && cached->second.starttime == stat->starttime;
+    const bool adoptable = known ? cached->second.in_tree : stat->starttime >= root_starttime_;
+    links[pid] = {stat->ppid, stat->starttime, false, adoptable};
   }
   parent_of_ = std::move(links);  // pids gone from /proc leave the map
   return walk_tree();
@@ -284,7 +287,9 @@ std::vector<ProcessTreeSampler::Member> ProcessTreeSampler::walk_tree() {
   std::deque<int> queue{root_pid_};
   if (adopter_pid_ > 0) {  // orphans of the job, adopted by the watch (PR_SET_CHILD_SUBREAPER)
     const auto [first, last] = children.equal_range(adopter_pid_);
-    for (auto it = first; it != last; ++it) queue.push_back(it->second);
+    for (auto it = first; it != last; ++it) {
+      if (parent_of_[it->second].adoptable) queue.push_back(it->second);
+    }
   }
   while (!queue.empty()) {
     const int pid = queue.front();

@@ -145,6 +145,10 @@ class ProcessTreeSampler {
     int ppid = -1;
     std::uint64_t starttime = 0;
     bool in_tree = false;  // at the last sample
+    // A child of the adopter that may be an orphan of the job: it was in the job's tree, or is
+    // new and started after the job. The adopter's own older children (a test's busy loops
+    // beside a watch run in-process) are not the job's.
+    bool adoptable = false;
   };
   struct Member {
     int pid = 0;
