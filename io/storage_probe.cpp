@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "core/case_messages.hpp"
 #include "core/errors.hpp"
 #include "core/probe_main.hpp"
 #include "io/storage_latency.hpp"
@@ -364,7 +365,8 @@ void set_label(benchmark::State& state, const Target& t, const CaseSpec& spec,
 
 void run_case(benchmark::State& state, Target& t, const CaseSpec& spec, const Settings& settings) {
   if (spec.direct && !t.direct_refused.empty()) {
-    state.SkipWithError(("O_DIRECT refused: " + t.direct_refused).c_str());
+    // The filesystem has no direct I/O (tmpfs): nothing to time, a skip with the reason.
+    state.SkipWithError(skipped_case_message("O_DIRECT refused: " + t.direct_refused).c_str());
     return;
   }
   const EngineSettings engine{spec.uring ? spec.qd : 1, spec.bs, settings.sqpoll && spec.uring,

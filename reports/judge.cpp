@@ -358,6 +358,16 @@ Judgement judge_gpu_link(const Report& report, const Inventory& inventory, const
   return judgement;
 }
 
+// A case that recorded no timing ("key: text" from the probe's skipped_cases or wrong_results):
+// judged under its own key, so the report says which case and why.
+Judgement case_judgement(const std::string& entry, const ProbeOutcome& probe, Verdict verdict, std::string rule,
+                         const std::string& lead) {
+  const auto colon = entry.find(": ");
+  const std::string key = colon == std::string::npos ? "probe/" + probe.stage : entry.substr(0, colon);
+  const std::string text = colon == std::string::npos ? entry : entry.substr(colon + 2);
+  return {key, probe.stage, key, verdict, std::move(rule), lead + text};
+}
+
 }  // namespace
 
 Verdict verdict_for_percent(double percent, double minimum_percent, double warn_margin_percent) {
@@ -394,6 +404,14 @@ std::vector<Judgement> judge_measurements(const Report& report, const Inventory&
                             profile.rule(key),
                             std::to_string(probe.case_errors.size()) + " case(s) reported an error, first: " +
                                 probe.case_errors.front()});
+    }
+    for (const auto& entry : probe.skipped_cases) {
+      judgements.push_back(case_judgement(entry, probe, Verdict::skipped, "", "skipped: "));
+    }
+    const std::string unverified = "probe.unverified";
+    for (const auto& entry : probe.wrong_results) {
+      judgements.push_back(case_judgement(entry, probe, profile.policy(unverified), profile.rule(unverified),
+                                          "its verifier caught wrong results: "));
     }
     const Context context{inventory, probe.measurements};
     for (const auto& m : probe.measurements) judgements.push_back(judge_measurement(m, context, profile));

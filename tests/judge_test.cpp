@@ -190,6 +190,30 @@ TEST(JudgeProbes, SkippedFailedAndCaseErrors) {
   EXPECT_EQ(exit_code_of(judged), 1);
 }
 
+// A skipped case is said as skipped under its own key; a case whose verifier caught wrong data
+// fails by probe.unverified and says what it caught.
+TEST(JudgeProbes, SkippedCasesAndWrongResults) {
+  Report report;
+  ProbeOutcome probe{"pipecheck-jpeg", "decode", ProbeStatus::ok, "", 1, {}, {}};
+  probe.skipped_cases = {"decode/nvjpeg: no nvJPEG (libnvjpeg.so.13: not found)"};
+  report.probes.push_back(probe);
+  Judged judged = judge(report, {}, default_profile(), std::nullopt);
+  ASSERT_EQ(judged.judgements.size(), 1u);
+  EXPECT_EQ(judged.judgements[0].subject, "decode/nvjpeg");
+  EXPECT_EQ(judged.judgements[0].verdict, Verdict::skipped);
+  EXPECT_EQ(judged.judgements[0].explanation, "skipped: no nvJPEG (libnvjpeg.so.13: not found)");
+  EXPECT_EQ(exit_code_of(judged), 0);
+
+  report.probes[0].wrong_results = {"decode/full/threads:1: pixel (3, 4) channel G is 17, reference 200"};
+  judged = judge(report, {}, default_profile(), std::nullopt);
+  ASSERT_EQ(judged.judgements.size(), 2u);
+  EXPECT_EQ(judged.judgements[1].subject, "decode/full/threads:1");
+  EXPECT_EQ(judged.judgements[1].verdict, Verdict::fail);
+  EXPECT_EQ(judged.judgements[1].rule, "probe.unverified = fail");
+  EXPECT_TRUE(contains(judged.judgements[1].explanation, "pixel (3, 4) channel G")) << judged.judgements[1].explanation;
+  EXPECT_EQ(exit_code_of(judged), 1);
+}
+
 GpuInfo gpu_with_link(double gts, int width, double max_gts, int max_width) {
   GpuInfo gpu;
   gpu.cuda_index = 0;
