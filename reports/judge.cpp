@@ -9,6 +9,7 @@
 #include "reports/ceilings.hpp"
 #include "reports/figure_text.hpp"
 #include "reports/findings.hpp"
+#include "reports/physical_ceiling.hpp"
 
 namespace pipecheck {
 
@@ -39,9 +40,15 @@ struct StageChecks {
 struct Context {
   const Inventory& inventory;
   const std::vector<Measurement>& siblings;  // the same probe's measurements
+  const PhysicalCeilings& physical;
 };
 
 using StageRule = StageChecks (*)(const Measurement&, const Context&);
+
+// Not a profile key: no profile may let a figure above the hardware pass.
+std::string physical_ceiling_rule() {
+  return "physical ceiling: above " + plain_number(kInvalidAbovePercent) + "% is invalid";
+}
 
 std::string param(const Measurement& m, const std::string& name) { return param_or_empty(m.params, name); }
 
@@ -217,7 +224,9 @@ std::optional<CheckOutcome> run_check(const Check& check, const Measurement& m, 
         text += ": at least " + plain_number(*minimum + margin) + "% (" + plain_number(*minimum) + "% minimum + " +
                 plain_number(margin) + " warn margin)";
       }
-      if (*m.percent_of_ceiling > 105) text += "; above its ceiling, so the ceiling or the measurement is off";
+      if (*m.percent_of_ceiling > kInvalidAbovePercent && m.ceiling.ceiling->basis == "linear scaling") {
+        text += "; above linear scaling, which noise in the 1-thread reference allows";
+      }
       return CheckOutcome{verdict, rule, text};
     }
     case CheckKind::value_min: {
@@ -268,6 +277,10 @@ Judgement judge_measurement(const Measurement& m, const Context& context, const 
     stage_checks.checks.push_back({CheckKind::policy, "probe.unverified", 0, "", "its result check failed (verified = no)"});
   }
   std::vector<CheckOutcome> outcomes;
+  // Above the physical ceiling nothing else matters: not a pass however the thresholds read it.
+  if (auto violation = context.physical.violation(m)) {
+    outcomes.push_back({Verdict::invalid, physical_ceiling_rule(), std::move(*violation)});
+  }
   for (const auto& check : stage_checks.checks) {
     if (auto outcome = run_check(check, m, profile)) outcomes.push_back(std::move(*outcome));
   }
@@ -378,6 +391,7 @@ Verdict verdict_for_percent(double percent, double minimum_percent, double warn_
 
 std::vector<Judgement> judge_measurements(const Report& report, const Inventory& inventory, const Profile& profile) {
   std::vector<Judgement> judgements;
+  const PhysicalCeilings physical(inventory);
   for (const auto& probe : report.probes) {
     const std::string subject = "probe/" + probe.stage;
     switch (probe.status) {
@@ -413,7 +427,7 @@ std::vector<Judgement> judge_measurements(const Report& report, const Inventory&
       judgements.push_back(case_judgement(entry, probe, profile.policy(unverified), profile.rule(unverified),
                                           "its verifier caught wrong results: "));
     }
-    const Context context{inventory, probe.measurements};
+    const Context context{inventory, probe.measurements, physical};
     for (const auto& m : probe.measurements) judgements.push_back(judge_measurement(m, context, profile));
   }
   return judgements;
