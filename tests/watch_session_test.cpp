@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -60,17 +61,37 @@ TEST(WatchSession, SingleThreadedCpuBoundCommand) {
   fs::remove_all(dir);
 }
 
+// A worker's own CPU seconds (utime + stime), as it wrote /proc/self/stat's fields 14 and 15.
+double cpu_seconds_written(const fs::path& file) {
+  std::istringstream fields(read_file(file));
+  double utime = 0, stime = 0;
+  fields >> utime >> stime;
+  return (utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
 TEST(WatchSession, OrphanedWorkersStayInTheJob) {
   // `( worker & )`: the subshell exits at once and its worker would go to init, out of the tree.
+  // The worker does a fixed amount of work (not a fixed wall time, which a loaded machine turns
+  // into almost no CPU), writes the CPU it used, idles so the watch samples it whole, then
+  // exits; the command waits for the file. The job must count what the worker used.
   const auto dir = watch_test::scratch("session-orphan");
+  const std::string used = (dir / "worker_cpu").string();
   WatchConfig config = config_in(dir, 0.25);
-  config.command = {"sh", "-c", "( timeout 2 sh -c 'while :; do :; done' & ); sleep 3"};
+  const std::string worker = "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; "
+                             "cut -d\" \" -f14,15 /proc/$$/stat > " + used + ".tmp; mv " + used + ".tmp " + used +
+                             "; sleep 1.5";
+  config.command = {"sh", "-c", "( sh -c '" + worker + "' & ); while [ ! -s " + used +
+                                    " ]; do sleep 0.05; done; sleep 1"};
   std::ostringstream err;
   const WatchOutcome outcome = run_watch(config, err);
   EXPECT_EQ(outcome.exit_code, 0);
+  const double worker_cpu_s = cpu_seconds_written(used);
+  ASSERT_GT(worker_cpu_s, 0.1) << "the worker's fixed work took almost no CPU: the test proves nothing";
   double job_cpu_s = 0;
   for (const auto& sample : outcome.samples) job_cpu_s = std::max(job_cpu_s, sample.job.cpu_s);
-  EXPECT_GT(job_cpu_s, 0.5) << "the orphaned busy loop (2 s of CPU) was not counted\n" << err.str();
+  // One clock tick of slack per process for /proc's rounding.
+  EXPECT_GE(job_cpu_s, worker_cpu_s - 0.05)
+      << "the orphaned worker's " << worker_cpu_s << " s of CPU were not counted\n" << err.str();
   fs::remove_all(dir);
 }
 
