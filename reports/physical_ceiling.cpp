@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "reports/ceilings.hpp"
+#include "reports/cpu_ceiling.hpp"
 #include "reports/figure_text.hpp"
 #include "reports/report.hpp"
 
@@ -104,9 +105,12 @@ std::optional<Ceiling> cpu_flops_rule(const Measurement& m, const Inventory& inv
   if (!is_flop_rate(m.unit) || names_a_gpu(m)) return std::nullopt;
   std::string precision = param(m, "dtype");
   if (precision.empty()) precision = param(m, "precision");
+  const int cores = inventory.cpu.physical_cores > 0 ? inventory.cpu.physical_cores : inventory.cpu.logical_cpus;
+  if (cores <= 0) return std::nullopt;  // no core counted: no bound is known, none is invented
   // Without a stated precision the FP32 bound, the looser one, so that no honest figure trips it.
-  auto bound = cpu_flops_sanity_bound(inventory.cpu, precision == "fp64").ceiling;
-  if (bound && m.unit == "TFLOP/s") {
+  std::optional<Ceiling> bound =
+      cpu_sanity_bound(static_cast<unsigned>(cores), precision == "fp64" ? CpuPrecision::fp64 : CpuPrecision::fp32);
+  if (m.unit == "TFLOP/s") {
     bound->value /= 1000;
     bound->unit = "TFLOP/s";
   }
@@ -114,19 +118,6 @@ std::optional<Ceiling> cpu_flops_rule(const Measurement& m, const Inventory& inv
 }
 
 }  // namespace
-
-CeilingResult cpu_flops_sanity_bound(const CpuInfo& cpu, bool fp64) {
-  const bool physical = cpu.physical_cores > 0;
-  const int cores = physical ? cpu.physical_cores : cpu.logical_cpus;
-  if (cores <= 0) return CeilingResult::unknown("unknown: the inventory counts no CPU core");
-  const int per_cycle = fp64 ? 32 : 64;
-  const double value = cores * 6.0 * per_cycle;
-  const std::string derivation = figure(value, "GFLOP/s") + " = " + std::to_string(cores) +
-                                 (physical ? " cores" : " logical CPUs") + " x 6 GHz x " + std::to_string(per_cycle) +
-                                 (fp64 ? " FP64" : " FP32") +
-                                 " FLOP/cycle (two 512-bit FMA units): a sanity bound no CPU reaches";
-  return CeilingResult::known(Ceiling{value, "GFLOP/s", "sanity bound", derivation});
-}
 
 Inventory at_full_link_speed(Inventory inventory) {
   for (GpuInfo& gpu : inventory.gpus) gpu.pcie = at_max(gpu.pcie);

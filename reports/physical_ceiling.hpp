@@ -8,7 +8,9 @@
 //    and SMs x max clock x FLOP/clk bounds;
 //  - an all-reduce with in-network reduction (NVLS, SHARP) moves each byte once each way, so its
 //    bus bandwidth (nccl-tests busbw) may reach bus_factor x the link: that bounds it.
-// A CPU FLOP/s figure without a known ceiling is held against an absolute sanity bound.
+// A CPU FLOP/s figure without a known ceiling is held against the absolute sanity bound of
+// reports/cpu_ceiling (cores x 6 GHz x 32 FP64 FLOP/cycle, twice that in FP32), over the
+// inventory's physical cores (its logical CPUs when the cores are not counted).
 #pragma once
 
 #include <optional>
@@ -22,11 +24,6 @@ namespace pipecheck {
 // Above this % of the physical ceiling a measurement is `invalid`; up to it, timer and clock
 // noise on a figure at the ceiling.
 constexpr double kInvalidAbovePercent = 105;
-
-// cores x 6 GHz (above any shipping x86 or Arm core's boost) x 32 FP64 FLOP/cycle (two 512-bit
-// FMA units: 2 x 8 doubles x 2), twice that in FP32. `fp64` false: the FP32 bound. Unknown
-// when the inventory counts no core.
-CeilingResult cpu_flops_sanity_bound(const CpuInfo& cpu, bool fp64);
 
 // The inventory as the hardware can run: every GPU and NVMe PCIe link at its maximum speed and
 // width (where sysfs reports one).

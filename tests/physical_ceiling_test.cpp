@@ -141,17 +141,17 @@ TEST(PhysicalCeiling, DecodeHasNone) {
   EXPECT_FALSE(PhysicalCeilings(inventory).of(decode));
 }
 
-TEST(PhysicalCeiling, CpuSanityBoundPerPrecision) {
-  CpuInfo cpu;
-  EXPECT_FALSE(cpu_flops_sanity_bound(cpu, true).ceiling);
-  cpu.logical_cpus = 4;
-  EXPECT_DOUBLE_EQ(cpu_flops_sanity_bound(cpu, true).ceiling->value, 4 * 6.0 * 32);  // logical CPUs when cores unknown
-  cpu.physical_cores = 2;
-  EXPECT_DOUBLE_EQ(cpu_flops_sanity_bound(cpu, true).ceiling->value, 384);
-  EXPECT_DOUBLE_EQ(cpu_flops_sanity_bound(cpu, false).ceiling->value, 768);
+// The sanity bound of reports/cpu_ceiling over the inventory's cores, in the figure's unit.
+TEST(PhysicalCeiling, CpuFlopsAgainstTheSanityBound) {
   Inventory inventory;
-  inventory.cpu = cpu;
+  EXPECT_FALSE(PhysicalCeilings(inventory).of(measured("stress", 1, "GFLOP/s", {{"dtype", "fp64"}})))
+      << "no core counted: no bound invented";
+  inventory.cpu.logical_cpus = 4;
+  EXPECT_DOUBLE_EQ(PhysicalCeilings(inventory).of(measured("stress", 1, "GFLOP/s", {{"dtype", "fp64"}}))->value,
+                   4 * 6.0 * 32);  // logical CPUs when the cores are not counted
+  inventory.cpu.physical_cores = 2;
   const PhysicalCeilings physical(inventory);
+  EXPECT_DOUBLE_EQ(physical.of(measured("stress", 1, "GFLOP/s", {{"dtype", "fp64"}}))->value, 384);
   // No precision said: the looser FP32 bound; in TFLOP/s too.
   EXPECT_DOUBLE_EQ(physical.of(measured("stress", 1, "GFLOP/s", {}))->value, 768);
   EXPECT_DOUBLE_EQ(physical.of(measured("stress", 1, "TFLOP/s", {{"dtype", "fp64"}}))->value, 0.384);
