@@ -10,6 +10,7 @@
 
 #include "inventory/inventory_collect.hpp"
 #include "core/benchmark_json.hpp"
+#include "core/case_messages.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
@@ -234,12 +235,22 @@ ProbeOutcome outcome_of_process(const ProbeEntry& probe, const ProcessResult& pr
     ParsedBenchmarks parsed = parse_benchmark_json(stdout_text, probe.stage);
     outcome.measurements = std::move(parsed.measurements);
     outcome.case_errors = std::move(parsed.case_errors);
+    outcome.skipped_cases = std::move(parsed.skipped_cases);
+    outcome.wrong_results = std::move(parsed.wrong_results);
   } catch (const std::exception& error) {
     outcome.reason = std::string("printed no valid benchmark JSON: ") + error.what();
     if (outcome.reason.size() > 240) outcome.reason = outcome.reason.substr(0, 237) + "...";
     return outcome;
   }
-  if (outcome.measurements.empty()) {
+  // Every case skipped itself (no nvJPEG, no O_DIRECT): the probe is skipped, with the first reason.
+  if (outcome.measurements.empty() && outcome.wrong_results.empty() && outcome.case_errors.empty() &&
+      !outcome.skipped_cases.empty()) {
+    outcome.status = ProbeStatus::skipped;
+    outcome.reason = skipped_case_message(outcome.skipped_cases.front());
+    return outcome;
+  }
+  // Wrong results caught by a case's verifier are judged (fail), not a probe that broke.
+  if (outcome.measurements.empty() && outcome.wrong_results.empty()) {
     outcome.reason = outcome.case_errors.empty() ? "no measurements in its output"
                                                  : "every case reported an error";
     return outcome;

@@ -69,12 +69,33 @@ PIPECHECK_COMM_HD inline std::uint64_t comm_expected(Collective collective, int 
   return 0;
 }
 
+// The comparison rule, one definition for the device kernel and its host replay: every
+// expected value is a whole number exact in float and bf16, so anything but equality is wrong
+// (`!(==)`, so the NaN poison of an element the collective never wrote is wrong too).
+PIPECHECK_COMM_HD inline bool comm_element_wrong(float received, std::uint64_t expected) {
+  return !(received == static_cast<float>(expected));
+}
+
+// What the check of one rank's receive buffer found: the wrong elements and the first of them.
+struct CommCheck {
+  std::uint64_t wrong = 0;
+  std::uint64_t first_index = ~std::uint64_t{0};
+  float first_value = 0;
+};
+// The host replay of the device check (count_wrong_kernel in comm_kernels.cu) over a receive
+// buffer as floats (bf16 widened exactly).
+CommCheck comm_check_received(const float* received, Collective collective, int rank, int ranks,
+                              const CollectiveCounts& counts);
+// "rank 1 element 17 holds nan, expected 5": the first wrong element of a rank, named.
+std::string comm_wrong_element_text(const CommCheck& check, Collective collective, int rank, int ranks,
+                                    const CollectiveCounts& counts);
+
 // Why results of `dtype` over `ranks` ranks cannot be checked exactly ("" when they can):
 // beyond 256 ranks a bf16 sum leaves the range where whole numbers are exact.
 std::string data_check_limit(Collective collective, CommDtype dtype, int ranks);
 
 // The verdict of a data check: "" when no element was wrong, else "data check: N of M elements
-// wrong" (M summed over the ranks checked).
-std::string data_check_problem(std::uint64_t wrong, std::uint64_t checked);
+// wrong" (M summed over the ranks checked), and ", first: <first>" when the first is named.
+std::string data_check_problem(std::uint64_t wrong, std::uint64_t checked, const std::string& first = "");
 
 }  // namespace pipecheck

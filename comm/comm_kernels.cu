@@ -31,16 +31,19 @@ __global__ void fill_kernel(T* send, std::uint64_t count, int rank, int modulus)
 
 template <typename T>
 __global__ void count_wrong_kernel(const T* recv, Collective collective, CollectiveCounts counts, int rank,
-                                   int ranks, unsigned long long* wrong) {
+                                   int ranks, unsigned long long* counters) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   unsigned long long mine = 0;
+  unsigned long long first = ~0ull;
   for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < counts.recv_count;
        i += stride) {
-    const float want = static_cast<float>(comm_expected(collective, rank, ranks, counts, i));
-    // `!(a == b)` so that a NaN, the poison, is wrong.
-    if (!(to_float(recv[i]) == want)) ++mine;
+    if (!comm_element_wrong(to_float(recv[i]), comm_expected(collective, rank, ranks, counts, i))) continue;
+    if (mine++ == 0) first = i;
   }
-  if (mine > 0) atomicAdd(wrong, mine);
+  if (mine > 0) {
+    atomicAdd(&counters[0], mine);
+    atomicMin(&counters[1], first);
+  }
 }
 
 unsigned blocks_for(std::uint64_t count) {
@@ -61,15 +64,15 @@ void launch_fill_inputs(CommDtype dtype, void* send, std::uint64_t count, int ra
 }
 
 void launch_count_wrong(CommDtype dtype, Collective collective, const void* recv, const CollectiveCounts& counts,
-                        int rank, int ranks, unsigned long long* wrong, void* stream) {
+                        int rank, int ranks, unsigned long long* counters, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
   const unsigned blocks = blocks_for(counts.recv_count);
   if (dtype == CommDtype::bf16) {
     count_wrong_kernel<<<blocks, kThreads, 0, s>>>(static_cast<const __nv_bfloat16*>(recv), collective, counts,
-                                                   rank, ranks, wrong);
+                                                   rank, ranks, counters);
   } else {
     count_wrong_kernel<<<blocks, kThreads, 0, s>>>(static_cast<const float*>(recv), collective, counts, rank,
-                                                   ranks, wrong);
+                                                   ranks, counters);
   }
 }
 

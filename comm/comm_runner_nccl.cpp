@@ -6,10 +6,12 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstring>
 #include <chrono>
 #include <exception>
 #include <string>
 
+#include "comm/comm_data.hpp"
 #include "comm/comm_kernels.hpp"
 #include "comm/comm_runner.hpp"
 #include "comm/nccl_check.hpp"
@@ -30,7 +32,7 @@ struct GpuSlot {
   cudaEvent_t stop = nullptr;
   void* send = nullptr;
   void* recv = nullptr;
-  unsigned long long* wrong = nullptr;
+  unsigned long long* wrong = nullptr;  // [0] wrong elements, [1] the lowest wrong index
   // Pinned, so the read-back is truly asynchronous and wait() can still see NCCL's errors
   // (a copy into pageable memory blocks the host until the stream gets there).
   unsigned long long* wrong_host = nullptr;
@@ -108,8 +110,8 @@ void CommRunner::State::create_streams_and_buffers() {
     PIPECHECK_CUDA(cudaEventCreate(&gpu.stop), gpu.device);
     PIPECHECK_NCCL(ncclMemAlloc(&gpu.send, buffer_bytes), gpu.device, nullptr);
     PIPECHECK_NCCL(ncclMemAlloc(&gpu.recv, buffer_bytes), gpu.device, nullptr);
-    PIPECHECK_CUDA(cudaMalloc(&gpu.wrong, sizeof(unsigned long long)), gpu.device);
-    PIPECHECK_CUDA(cudaMallocHost(&gpu.wrong_host, sizeof(unsigned long long)), gpu.device);
+    PIPECHECK_CUDA(cudaMalloc(&gpu.wrong, 2 * sizeof(unsigned long long)), gpu.device);
+    PIPECHECK_CUDA(cudaMallocHost(&gpu.wrong_host, 2 * sizeof(unsigned long long)), gpu.device);
     // Defined contents for the timed runs; the check writes its own inputs. cudaMemset runs on
     // the legacy default stream, which a non-blocking stream does not wait for: wait here.
     PIPECHECK_CUDA(cudaMemset(gpu.send, 0, buffer_bytes), gpu.device);
@@ -287,7 +289,7 @@ double CommRunner::time_iterations(const CommCase& c, int iters) {
   return static_cast<double>(slowest_ms) / 1e3 / iters;
 }
 
-std::uint64_t CommRunner::check(const CommCase& c) {
+CommRunner::LocalCheck CommRunner::check(const CommCase& c) {
   state_->fail_if_broken();
   const std::size_t element = static_cast<std::size_t>(comm_dtype_info(c.dtype).bytes);
   for (const GpuSlot& gpu : state_->gpus) {
@@ -296,21 +298,43 @@ std::uint64_t CommRunner::check(const CommCase& c) {
     PIPECHECK_CUDA(cudaGetLastError(), gpu.device);
     // All bits set is a NaN in float and bf16: an element the collective never wrote is wrong.
     PIPECHECK_CUDA(cudaMemsetAsync(gpu.recv, 0xff, c.counts.recv_count * element, gpu.stream), gpu.device);
+    // The count from 0, the lowest wrong index from ~0.
     PIPECHECK_CUDA(cudaMemsetAsync(gpu.wrong, 0, sizeof(unsigned long long), gpu.stream), gpu.device);
+    PIPECHECK_CUDA(cudaMemsetAsync(gpu.wrong + 1, 0xff, sizeof(unsigned long long), gpu.stream), gpu.device);
   }
   state_->enqueue(c, 0);
   for (const GpuSlot& gpu : state_->gpus) {
     PIPECHECK_CUDA(cudaSetDevice(gpu.device), gpu.device);
     launch_count_wrong(c.dtype, c.collective, gpu.recv, c.counts, gpu.rank, state_->ranks, gpu.wrong, gpu.stream);
     PIPECHECK_CUDA(cudaGetLastError(), gpu.device);
-    PIPECHECK_CUDA(cudaMemcpyAsync(gpu.wrong_host, gpu.wrong, sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+    PIPECHECK_CUDA(cudaMemcpyAsync(gpu.wrong_host, gpu.wrong, 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
                                    gpu.stream),
                    gpu.device);
   }
   state_->wait();
-  std::uint64_t total = 0;
-  for (const GpuSlot& gpu : state_->gpus) total += *gpu.wrong_host;
-  return total;
+  LocalCheck result;
+  for (const GpuSlot& gpu : state_->gpus) {
+    result.wrong += gpu.wrong_host[0];
+    if (gpu.wrong_host[0] == 0 || !result.first.empty() || gpu.wrong_host[1] >= c.counts.recv_count) continue;
+    // Name this GPU's first wrong element with the value it holds: one element read back.
+    CommCheck first;
+    first.wrong = gpu.wrong_host[0];
+    first.first_index = gpu.wrong_host[1];
+    unsigned char bytes[4] = {};
+    PIPECHECK_CUDA(cudaSetDevice(gpu.device), gpu.device);
+    PIPECHECK_CUDA(cudaMemcpy(bytes, static_cast<const unsigned char*>(gpu.recv) + first.first_index * element,
+                              element, cudaMemcpyDeviceToHost),
+                   gpu.device);
+    std::uint32_t word = 0;
+    if (c.dtype == CommDtype::bf16) {
+      word = static_cast<std::uint32_t>(bytes[0] | (bytes[1] << 8)) << 16;  // bf16 is float's top half
+    } else {
+      std::memcpy(&word, bytes, 4);
+    }
+    std::memcpy(&first.first_value, &word, 4);
+    result.first = comm_wrong_element_text(first, c.collective, gpu.rank, state_->ranks, c.counts);
+  }
+  return result;
 }
 
 }  // namespace pipecheck

@@ -20,6 +20,6 @@ CommRunner::CommRunner(const std::vector<LocalGpu>&, int, std::uint64_t, int, Ra
 CommRunner::~CommRunner() = default;
 void CommRunner::warm_up(const CommCase&, int) {}
 double CommRunner::time_iterations(const CommCase&, int) { return 0; }
-std::uint64_t CommRunner::check(const CommCase&) { return 0; }
+CommRunner::LocalCheck CommRunner::check(const CommCase&) { return {}; }
 
 }  // namespace pipecheck

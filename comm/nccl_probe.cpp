@@ -25,6 +25,7 @@
 #include "inventory/gpu_inventory.hpp"
 #include "inventory/gpu_topology.hpp"
 #include "inventory/nccl_version.hpp"
+#include "core/case_messages.hpp"
 #include "core/probe_main.hpp"
 #include "inventory/software_stack.hpp"
 
@@ -182,15 +183,20 @@ std::string agreed_step(RankGroup& group, Step step) {
   return agree_on_error(group, error);
 }
 
-// The data check over every rank: "yes"/"no" with the wrong count, or "not_checked".
-std::string check_case(const CommCase& c, ProbeState& state, std::uint64_t& wrong, std::string& error) {
+// The data check over every rank: "yes"/"no" with the wrong count and the first wrong element
+// named (the lowest rank's), or "not_checked".
+std::string check_case(const CommCase& c, ProbeState& state, std::uint64_t& wrong, std::string& first,
+                       std::string& error) {
   if (!state.options.check || !data_check_limit(c.collective, c.dtype, state.label.ranks).empty()) {
     return "not_checked";
   }
-  std::uint64_t local = 0;
+  CommRunner::LocalCheck local;
   error = agreed_step(*state.group, [&] { local = state.runner->check(c); });
   if (!error.empty()) return "no";
-  wrong = static_cast<std::uint64_t>(state.group->sum(static_cast<double>(local)));
+  wrong = static_cast<std::uint64_t>(state.group->sum(static_cast<double>(local.wrong)));
+  for (const std::string& named : state.group->all_gather(local.first)) {
+    if (first.empty()) first = named;
+  }
   return wrong == 0 ? "yes" : "no";
 }
 
@@ -230,11 +236,13 @@ void run_case(benchmark::State& bench, const CommCase& c) {
   }
   if (bench.error_occurred()) return;
   std::uint64_t wrong = 0;
-  const std::string verified = check_case(c, state, wrong, error);
+  std::string first;
+  const std::string verified = check_case(c, state, wrong, first, error);
   report_case(bench, c, total / static_cast<double>(bench.iterations()), verified, wrong, state);
   if (!error.empty()) return bench.SkipWithError(("data check: " + error).c_str());
-  const std::string problem = data_check_problem(wrong, c.counts.recv_count * static_cast<std::uint64_t>(state.label.ranks));
-  if (!problem.empty()) bench.SkipWithError(problem.c_str());
+  const std::string problem =
+      data_check_problem(wrong, c.counts.recv_count * static_cast<std::uint64_t>(state.label.ranks), first);
+  if (!problem.empty()) bench.SkipWithError(wrong_result_message(problem).c_str());
 }
 
 std::string register_cases(const ProbeOptions& options) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/case_messages.hpp"
 #include "core/probe_main.hpp"
 
 namespace pipecheck {
@@ -90,8 +91,12 @@ ParsedBenchmarks parse_benchmark_json(const std::string& text, const std::string
     if (run.value("run_type", "iteration") != "iteration") continue;  // we aggregate ourselves
     const std::string run_name = run.value("run_name", run["name"].get<std::string>());
     if (run.value("error_occurred", false)) {
-      parsed.case_errors.push_back(measurement_key(run_name) + ": " +
-                                   run.value("error_message", "error"));
+      const CaseMessage message = classify_case_message(run.value("error_message", "error"));
+      auto& list = message.kind == CaseMessage::skipped        ? parsed.skipped_cases
+                   : message.kind == CaseMessage::wrong_result ? parsed.wrong_results
+                                                               : parsed.case_errors;
+      const std::string entry = measurement_key(run_name) + ": " + message.text;
+      if (std::find(list.begin(), list.end(), entry) == list.end()) list.push_back(entry);
       continue;
     }
     const RateCounter* rate = rate_counter_of(run);

@@ -13,9 +13,13 @@ namespace pipecheck {
 struct ParsedBenchmarks {
   std::map<std::string, std::string> context;  // string values of the "context" object
   std::vector<Measurement> measurements;
-  std::vector<std::string> case_errors;
+  std::vector<std::string> case_errors;    // "key: message": the case could not run
+  std::vector<std::string> skipped_cases;  // "key: reason": not applicable here, nothing timed
+  std::vector<std::string> wrong_results;  // "key: detail": its verifier caught wrong data
 };
 
+// Error runs are sorted by their message's prefix (core/case_messages.hpp), once per case
+// however many repetitions reported it.
 // Throws std::runtime_error naming what is wrong when the text is not Google Benchmark JSON.
 ParsedBenchmarks parse_benchmark_json(const std::string& text, const std::string& stage);
 

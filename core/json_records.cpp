@@ -58,6 +58,8 @@ void to_json(json& j, const ProbeOutcome& p) {
   j = json{{"probe", p.probe},   {"stage", p.stage},     {"status", to_string(p.status)},
            {"reason", p.reason}, {"seconds", p.seconds}, {"case_errors", p.case_errors},
            {"measurements", p.measurements.size()}};
+  if (!p.skipped_cases.empty()) j["skipped_cases"] = p.skipped_cases;
+  if (!p.wrong_results.empty()) j["wrong_results"] = p.wrong_results;
 }
 
 void from_json(const json& j, ProbeOutcome& p) {
@@ -67,6 +69,8 @@ void from_json(const json& j, ProbeOutcome& p) {
   p.reason = j.value("reason", "");
   p.seconds = j.value("seconds", 0.0);
   p.case_errors = j.value("case_errors", std::vector<std::string>{});
+  p.skipped_cases = j.value("skipped_cases", std::vector<std::string>{});
+  p.wrong_results = j.value("wrong_results", std::vector<std::string>{});
 }
 
 }  // namespace pipecheck

@@ -20,6 +20,10 @@ struct ProbeOutcome {
   std::vector<Measurement> measurements;
   // Cases that reported an error (Google Benchmark's error_occurred): "hostmem/read: ...".
   std::vector<std::string> case_errors;
+  // Cases that said "skipped: <reason>" (core/case_messages.hpp): "decode/nvjpeg: no nvJPEG".
+  std::vector<std::string> skipped_cases{};
+  // Cases whose verifier caught wrong data: "hostmem/memcpy/threads:1: byte 4096 ...".
+  std::vector<std::string> wrong_results{};
 };
 
 }  // namespace pipecheck

@@ -195,4 +195,49 @@ double mean_abs_error(const RgbImage& a, const RgbImage& b) {
   return static_cast<double>(total) / static_cast<double>(a.pixels.size());
 }
 
+namespace {
+
+std::string pixel_place(const RgbImage& image, std::size_t byte) {
+  const std::size_t pixel = byte / 3;
+  const auto width = static_cast<std::size_t>(image.width > 0 ? image.width : 1);
+  static const char* const kChannels[] = {"R", "G", "B"};
+  return "pixel (" + std::to_string(pixel % width) + ", " + std::to_string(pixel / width) + ") channel " +
+         kChannels[byte % 3];
+}
+
+std::string size_text(const RgbImage& image) { return std::to_string(image.width) + "x" + std::to_string(image.height); }
+
+}  // namespace
+
+std::string first_pixel_difference(const RgbImage& got, const RgbImage& reference) {
+  if (got.width != reference.width || got.height != reference.height || got.pixels.size() != reference.pixels.size()) {
+    return "the output is " + size_text(got) + ", the reference " + size_text(reference);
+  }
+  std::size_t first = got.pixels.size();
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < got.pixels.size(); ++i) {
+    if (got.pixels[i] == reference.pixels[i]) continue;
+    if (differing++ == 0) first = i;
+  }
+  if (differing == 0) return "";
+  return pixel_place(got, first) + " is " + std::to_string(got.pixels[first]) + ", the reference's " +
+         std::to_string(reference.pixels[first]) + "; " + std::to_string(differing) +
+         (differing == 1 ? " byte differs" : " bytes differ");
+}
+
+std::string largest_pixel_difference(const RgbImage& a, const RgbImage& b) {
+  if (a.width != b.width || a.height != b.height || a.pixels.size() != b.pixels.size()) return "";
+  std::size_t worst = 0;
+  int largest = 0;
+  for (std::size_t i = 0; i < a.pixels.size(); ++i) {
+    const int difference = std::abs(int(a.pixels[i]) - int(b.pixels[i]));
+    if (difference > largest) {
+      largest = difference;
+      worst = i;
+    }
+  }
+  if (largest == 0) return "";
+  return "largest difference " + std::to_string(largest) + " levels at " + pixel_place(a, worst);
+}
+
 }  // namespace pipecheck

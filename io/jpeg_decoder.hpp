@@ -64,4 +64,13 @@ std::string turbojpeg_error(void* handle, const std::string& call);
 // a negative value when their sizes differ.
 double mean_abs_error(const RgbImage& a, const RgbImage& b);
 
+// Byte-exact comparison of two decodes of the same bytes by the same decoder and flags (which
+// TurboJPEG makes deterministic): "" when equal, else the first differing pixel and channel
+// with both values and how many bytes differ ("pixel (12, 7) channel G is 17, the reference's
+// 200; 1 byte differs"), or the two sizes.
+std::string first_pixel_difference(const RgbImage& got, const RgbImage& reference);
+// The pixel where two decodes differ most, for a lossy comparison's message ("largest difference
+// 41 levels at pixel (3, 9) channel R"); "" when they are equal or of different sizes.
+std::string largest_pixel_difference(const RgbImage& a, const RgbImage& b);
+
 }  // namespace pipecheck

@@ -59,7 +59,8 @@ GpuDecodeCheck verify_gpu_decode(const RgbImage& gpu_output, const JpegImage& im
   char text[160];
   std::snprintf(text, sizeof text, "mean abs error %.2f vs TurboJPEG's decode of %s (bound %.1f)", error,
                 image.name.c_str(), bound);
-  return {error < bound, text};
+  const std::string where = largest_pixel_difference(gpu_output, reference);
+  return {error < bound, text + (where.empty() ? "" : "; " + where)};
 }
 
 }  // namespace pipecheck

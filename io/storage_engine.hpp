@@ -33,6 +33,8 @@ class ReadWorkload {
   virtual std::string where(const ReadRequest& request) const {
     return "at offset " + std::to_string(request.offset);
   }
+  // What the first read that complete() called wrong held, and where; "" when none was.
+  virtual std::string first_mismatch() const { return {}; }
 };
 
 struct EngineSettings {

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "core/case_messages.hpp"
 #include "core/errors.hpp"
 #include "core/probe_main.hpp"
 #include "io/storage_latency.hpp"
@@ -56,6 +57,7 @@ struct Target {
   std::uint64_t cursor = 0;          // where the next sequential window starts
   std::size_t dataset_cursor = 0;    // the next dataset file
   std::optional<std::string> consistency;
+  std::string consistency_difference;  // where the engines disagreed, when they did
   bool unreadable_said = false;      // the stderr line about unopenable dataset files, once
 
   Target() = default;
@@ -263,12 +265,13 @@ struct UnreadableFiles {
 
 // --- verification of user data: the same first bytes through both engines ---------------
 
-std::uint64_t checksum_pass(Target& t, bool uring, bool direct, const Settings& settings) {
+// Each 4 KiB piece's sum over the first kConsistencyBytes, through one engine.
+std::vector<PieceSum> checksum_pass(Target& t, bool uring, bool direct, const Settings& settings) {
   EngineSettings engine{settings.qd, static_cast<std::uint32_t>(kMiB), false, false};
   std::vector<std::unique_ptr<Reader>> readers;
   readers.push_back(make_reader(uring, engine));
   std::vector<std::unique_ptr<ReadWorkload>> workloads;
-  const ReadCheck check{ReadCheck::checksum, 0};
+  const ReadCheck check{ReadCheck::checksum, 0, true};
   const std::uint32_t align = static_cast<std::uint32_t>(t.target.identity.logical_block_size);
   if (t.target.kind == TargetKind::directory) {
     std::vector<DatasetFile> files;
@@ -286,7 +289,20 @@ std::uint64_t checksum_pass(Target& t, bool uring, bool direct, const Settings& 
   }
   const PassResult pass = run_pass(readers, workloads);
   if (!pass.error.empty()) throw RunError(pass.error);
-  return static_cast<CheckedWorkload&>(*workloads[0]).checksum();
+  return static_cast<CheckedWorkload&>(*workloads[0]).pieces();
+}
+
+std::string label_path(const Target& t) {
+  return t.scratch ? t.scratch->dir() + "/(scratch file)" : t.target.path;
+}
+
+// "bytes [4096, 8192) of /data/x.bin": a piece the consistency pass names (a dataset's tag is
+// the index of its file, which the pass takes in order from the first).
+std::string piece_place(const Target& t, const PieceSum& piece) {
+  const bool dataset = t.target.kind == TargetKind::directory;
+  const std::string file = dataset ? (piece.tag < t.target.files.size() ? t.target.files[piece.tag].path : "?")
+                                   : label_path(t);
+  return "bytes [" + std::to_string(piece.offset) + ", " + std::to_string(piece.offset + 4096) + ") of " + file;
 }
 
 std::string consistency_of(Target& t, const Settings& settings) {
@@ -296,9 +312,11 @@ std::string consistency_of(Target& t, const Settings& settings) {
   } else {
     try {
       const bool direct = t.direct_refused.empty();
-      const std::uint64_t a = checksum_pass(t, false, false, settings);
-      const std::uint64_t b = checksum_pass(t, true, direct, settings);
-      t.consistency = a == b ? "yes" : "no";
+      const auto by_pread = checksum_pass(t, false, false, settings);
+      const auto by_uring = checksum_pass(t, true, direct, settings);
+      const auto difference = first_piece_difference(by_pread, by_uring);
+      t.consistency = difference ? "no" : "yes";
+      if (difference) t.consistency_difference = piece_place(t, *difference);
     } catch (const std::exception& error) {
       // The check itself could not run (no memory for a ring, EIO): not evidence of bad bytes.
       t.consistency = std::string("error (") + clean(error.what()) + ")";
@@ -308,10 +326,6 @@ std::string consistency_of(Target& t, const Settings& settings) {
 }
 
 // --- one case ------------------------------------------------------------------------------
-
-std::string label_path(const Target& t) {
-  return t.scratch ? t.scratch->dir() + "/(scratch file)" : t.target.path;
-}
 
 std::string what_of(const Target& t, const CaseSpec& spec) {
   std::string what;
@@ -364,7 +378,8 @@ void set_label(benchmark::State& state, const Target& t, const CaseSpec& spec,
 
 void run_case(benchmark::State& state, Target& t, const CaseSpec& spec, const Settings& settings) {
   if (spec.direct && !t.direct_refused.empty()) {
-    state.SkipWithError(("O_DIRECT refused: " + t.direct_refused).c_str());
+    // The filesystem has no direct I/O (tmpfs): nothing to time, a skip with the reason.
+    state.SkipWithError(skipped_case_message("O_DIRECT refused: " + t.direct_refused).c_str());
     return;
   }
   const EngineSettings engine{spec.uring ? spec.qd : 1, spec.bs, settings.sqpoll && spec.uring,
@@ -380,6 +395,7 @@ void run_case(benchmark::State& state, Target& t, const CaseSpec& spec, const Se
   }
   PassResult total;
   UnreadableFiles unreadable;
+  std::string first_mismatch;
   std::uint64_t pass_number = 0;
   for (auto _ : state) {
     auto workloads = make_workloads(t, spec, readers.size(), settings, pass_number++);
@@ -390,6 +406,7 @@ void run_case(benchmark::State& state, Target& t, const CaseSpec& spec, const Se
     total.bytes += pass.bytes;
     total.ops += pass.ops;
     total.mismatches += pass.mismatches;
+    if (first_mismatch.empty()) first_mismatch = pass.first_mismatch;
     total.latencies_ns.insert(total.latencies_ns.end(), pass.latencies_ns.begin(), pass.latencies_ns.end());
     if (!pass.error.empty()) {
       // A dataset's error names its file; a single file or device is named here.
@@ -427,10 +444,12 @@ void run_case(benchmark::State& state, Target& t, const CaseSpec& spec, const Se
                  t.target.path.c_str(), static_cast<unsigned long long>(unreadable.count()), unreadable.first.c_str());
   }
   if (total.mismatches > 0) {
-    state.SkipWithError((std::to_string(total.mismatches) +
-                         " reads did not hold the bytes written to the scratch file").c_str());
+    state.SkipWithError(wrong_result_message(std::to_string(total.mismatches) +
+                                             " reads did not hold the bytes written to the scratch file, first at " +
+                                             first_mismatch).c_str());
   } else if (verified == "no") {
-    state.SkipWithError(("io_uring and pread read different bytes from " + t.target.path).c_str());
+    state.SkipWithError(wrong_result_message("io_uring and pread read different bytes from " + t.target.path +
+                                             ", first " + t.consistency_difference).c_str());
   } else if (verified.rfind("error", 0) == 0) {
     state.SkipWithError(("could not compare io_uring and pread reads of " + t.target.path + ": " + verified).c_str());
   }

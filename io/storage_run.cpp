@@ -29,6 +29,9 @@ PassResult run_pass(std::vector<std::unique_ptr<Reader>>& readers,
     pass.latencies_ns.insert(pass.latencies_ns.end(), result.latencies_ns.begin(),
                              result.latencies_ns.end());
   }
+  for (const auto& workload : workloads) {
+    if (pass.first_mismatch.empty()) pass.first_mismatch = workload->first_mismatch();
+  }
   return pass;
 }
 

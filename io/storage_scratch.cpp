@@ -13,6 +13,7 @@
 #include <climits>
 #include <csignal>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 
 #include "core/errors.hpp"
@@ -81,22 +82,39 @@ void fill_pattern(unsigned char* data, std::uint64_t offset, std::size_t length,
   }
 }
 
-bool check_pattern(const unsigned char* data, std::uint64_t offset, std::size_t length,
-                   std::uint64_t seed, bool every_word) {
+std::optional<PatternMismatch> find_pattern_mismatch(const unsigned char* data, std::uint64_t offset,
+                                                     std::size_t length, std::uint64_t seed, bool every_word) {
   // Block headers first: cheap, and enough to catch a misplaced or stale block.
   std::size_t first = static_cast<std::size_t>((kPatternBlock - offset % kPatternBlock) % kPatternBlock);
   for (std::size_t i = first; i + 16 <= length; i += kPatternBlock) {
     std::uint64_t words[2];
     std::memcpy(words, data + i, 16);
-    if (words[0] != offset + i || words[1] != seed) return false;
+    if (words[0] != offset + i) return PatternMismatch{offset + i, words[0], offset + i};
+    if (words[1] != seed) return PatternMismatch{offset + i + 8, words[1], seed};
   }
-  if (!every_word) return true;
+  if (!every_word) return std::nullopt;
   for (std::size_t i = 0; i + 8 <= length; i += 8) {
     std::uint64_t word = 0;
     std::memcpy(&word, data + i, 8);
-    if (word != expected_word(offset + i, seed)) return false;
+    const std::uint64_t expected = expected_word(offset + i, seed);
+    if (word != expected) return PatternMismatch{offset + i, word, expected};
   }
-  return true;
+  return std::nullopt;
+}
+
+std::string describe(const PatternMismatch& mismatch) {
+  char text[160];
+  std::snprintf(text, sizeof text, "offset %llu: read 0x%016llx, the pattern holds 0x%016llx",
+                static_cast<unsigned long long>(mismatch.offset), static_cast<unsigned long long>(mismatch.found),
+                static_cast<unsigned long long>(mismatch.expected));
+  std::string result = text;
+  if (mismatch.offset % kPatternBlock < 16) result += " (block header: a misplaced or stale block)";
+  return result;
+}
+
+bool check_pattern(const unsigned char* data, std::uint64_t offset, std::size_t length,
+                   std::uint64_t seed, bool every_word) {
+  return !find_pattern_mismatch(data, offset, length, seed, every_word);
 }
 
 std::uint64_t free_bytes_in(const std::string& dir) {

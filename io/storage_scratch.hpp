@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace pipecheck {
@@ -13,8 +14,18 @@ namespace pipecheck {
 constexpr std::size_t kPatternBlock = 4096;
 void fill_pattern(unsigned char* data, std::uint64_t offset, std::size_t length,
                   std::uint64_t seed);
-// Checks a region read at `offset` (both multiples of 8): every block header, and with
-// `every_word` all its words too. False on the first difference.
+// The first word of a region read at `offset` (both multiples of 8) that differs from the
+// pattern: every block header is checked, and with `every_word` all its words too.
+struct PatternMismatch {
+  std::uint64_t offset = 0;    // the word's offset in the file
+  std::uint64_t found = 0;     // what the read returned
+  std::uint64_t expected = 0;  // what the pattern holds there
+};
+std::optional<PatternMismatch> find_pattern_mismatch(const unsigned char* data, std::uint64_t offset,
+                                                     std::size_t length, std::uint64_t seed, bool every_word);
+// "offset 12288: read 0x..., the pattern holds 0x... (block header: a misplaced or stale block)".
+std::string describe(const PatternMismatch& mismatch);
+// True when find_pattern_mismatch finds nothing.
 bool check_pattern(const unsigned char* data, std::uint64_t offset, std::size_t length,
                    std::uint64_t seed, bool every_word);
 

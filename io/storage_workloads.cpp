@@ -29,9 +29,9 @@ std::uint64_t round_up(std::uint64_t value, std::uint64_t multiple) {
 }
 
 // Summed per 4 KiB piece keyed by its offset, so it does not depend on the read size either.
-std::uint64_t region_checksum(std::uint64_t tag, std::uint64_t offset, const unsigned char* data,
-                              std::size_t length) {
-  std::uint64_t total = 0;
+std::vector<PieceSum> piece_sums(std::uint64_t tag, std::uint64_t offset, const unsigned char* data,
+                                 std::size_t length) {
+  std::vector<PieceSum> pieces;
   for (std::size_t piece = 0; piece < length; piece += 4096) {
     const std::size_t end = std::min(length, piece + 4096);
     std::uint64_t h = mix(tag * 0x100000001b3ULL ^ (offset + piece));
@@ -42,9 +42,32 @@ std::uint64_t region_checksum(std::uint64_t tag, std::uint64_t offset, const uns
       h = (h ^ word) * 0x100000001b3ULL;
     }
     for (; i < end; ++i) h = (h ^ data[i]) * 0x100000001b3ULL;
-    total += mix(h);
+    pieces.push_back({tag, offset + piece, mix(h)});
   }
+  return pieces;
+}
+
+std::uint64_t region_checksum(std::uint64_t tag, std::uint64_t offset, const unsigned char* data,
+                              std::size_t length) {
+  std::uint64_t total = 0;
+  for (const PieceSum& piece : piece_sums(tag, offset, data, length)) total += piece.sum;
   return total;
+}
+
+std::optional<PieceSum> first_piece_difference(std::vector<PieceSum> a, std::vector<PieceSum> b) {
+  const auto by_place = [](const PieceSum& x, const PieceSum& y) {
+    return x.tag != y.tag ? x.tag < y.tag : x.offset < y.offset;
+  };
+  std::sort(a.begin(), a.end(), by_place);
+  std::sort(b.begin(), b.end(), by_place);
+  std::size_t i = 0;
+  for (; i < a.size() && i < b.size(); ++i) {
+    if (a[i].tag != b[i].tag || a[i].offset != b[i].offset) return by_place(a[i], b[i]) ? a[i] : b[i];
+    if (a[i].sum != b[i].sum) return a[i];
+  }
+  if (i < a.size()) return a[i];
+  if (i < b.size()) return b[i];
+  return std::nullopt;
 }
 
 bool CheckedWorkload::complete(const ReadRequest& request, const unsigned char* data,
@@ -52,11 +75,21 @@ bool CheckedWorkload::complete(const ReadRequest& request, const unsigned char* 
   const auto length = static_cast<std::size_t>(result);
   ++completions_;
   switch (check_.mode) {
-    case ReadCheck::pattern:
+    case ReadCheck::pattern: {
       // Headers of every block; every word of one read in 64, to keep the check off the clock.
-      return check_pattern(data, request.offset, length, check_.seed, completions_ % 64 == 1);
+      const auto mismatch = find_pattern_mismatch(data, request.offset, length, check_.seed, completions_ % 64 == 1);
+      if (mismatch && first_mismatch_.empty()) first_mismatch_ = describe(*mismatch);
+      return !mismatch;
+    }
     case ReadCheck::checksum:
-      checksum_ += region_checksum(request.tag, request.offset, data, length);
+      if (check_.keep_pieces) {
+        for (const PieceSum& piece : piece_sums(request.tag, request.offset, data, length)) {
+          checksum_ += piece.sum;
+          pieces_.push_back(piece);
+        }
+      } else {
+        checksum_ += region_checksum(request.tag, request.offset, data, length);
+      }
       return true;
     case ReadCheck::none: break;
   }

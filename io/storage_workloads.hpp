@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,13 +15,27 @@ namespace pipecheck {
 // How a workload checks the bytes it reads.
 struct ReadCheck {
   enum Mode { none, pattern, checksum } mode = none;
-  std::uint64_t seed = 0;  // pattern: the scratch file's seed
+  std::uint64_t seed = 0;    // pattern: the scratch file's seed
+  bool keep_pieces = false;  // checksum: keep each 4 KiB piece's sum, to say where two passes differ
 };
 
 // Order-independent sum of a region's content: the same bytes read in any order, by any
-// engine, give the same sum, so io_uring and pread can be compared.
+// engine, give the same sum, so io_uring and pread can be compared. It is the sum of the
+// region's 4 KiB pieces' sums, each keyed by its offset.
 std::uint64_t region_checksum(std::uint64_t tag, std::uint64_t offset, const unsigned char* data,
                               std::size_t length);
+
+// One 4 KiB piece's sum: `tag` names the file (a dataset's file index), `offset` the piece.
+struct PieceSum {
+  std::uint64_t tag = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t sum = 0;
+};
+std::vector<PieceSum> piece_sums(std::uint64_t tag, std::uint64_t offset, const unsigned char* data,
+                                 std::size_t length);
+// The first piece (by file, then offset) whose sums differ between two passes over the same
+// bytes, or that one pass read and the other did not; nullopt when they agree.
+std::optional<PieceSum> first_piece_difference(std::vector<PieceSum> a, std::vector<PieceSum> b);
 
 class CheckedWorkload : public ReadWorkload {
  public:
@@ -28,11 +43,15 @@ class CheckedWorkload : public ReadWorkload {
   bool complete(const ReadRequest& request, const unsigned char* data,
                 std::int64_t result) override;
   std::uint64_t checksum() const { return checksum_; }
+  const std::vector<PieceSum>& pieces() const { return pieces_; }
+  std::string first_mismatch() const override { return first_mismatch_; }
 
  private:
   ReadCheck check_;
   std::uint64_t checksum_ = 0;
   std::uint64_t completions_ = 0;
+  std::vector<PieceSum> pieces_;
+  std::string first_mismatch_;
 };
 
 // [begin, end) of one fd in reads of `block_size`; the last read is rounded up to `align`

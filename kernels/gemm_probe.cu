@@ -8,6 +8,7 @@
 
 #include "inventory/cuda_devices.hpp"
 #include "core/errors.hpp"
+#include "core/case_messages.hpp"
 #include "core/probe_main.hpp"
 #include "kernels/gemm_check.hpp"
 #include "kernels/gemm_runner.hpp"
@@ -92,7 +93,7 @@ void run_gemm(benchmark::State& state, const GemmCase& c) {
     params["max_rel_error"] = error_text;
     state.SetLabel(encode_label(params));
     if (!check.passed) {
-      state.SkipWithError(("verification failed: " + check.detail).c_str());
+      state.SkipWithError(wrong_result_message(check.detail).c_str());
     }
   } catch (const std::exception& error) {
     runner_slot().runner.reset();  // a failed case leaves nothing behind for the next

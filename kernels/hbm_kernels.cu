@@ -106,20 +106,21 @@ __global__ void triad_kernel(double2* __restrict__ a, const double2* __restrict_
   }
 }
 
-// What each op leaves behind, element by element; counts elements that differ.
-enum class Expect { init_a, triad, fill };
-
-__global__ void mismatch_kernel(const double* x, std::uint64_t n, Expect expect, double fill,
-                                unsigned long long* mismatches) {
+// Counts the elements that hbm_element_wrong() (kernels/hbm_model.hpp, the rule the host tests
+// replay) calls wrong, into counters[0], and keeps the lowest such index in counters[1].
+__global__ void mismatch_kernel(const double* x, std::uint64_t n, HbmExpect expect, double fill,
+                                unsigned long long* counters) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   unsigned long long wrong = 0;
+  unsigned long long first = ~0ull;
   for (std::uint64_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const double want = expect == Expect::init_a ? hbm_init_a(i)
-                        : expect == Expect::triad ? hbm_triad_value(i)
-                                                  : fill;
-    if (x[i] != want) ++wrong;
+    if (!hbm_element_wrong(x[i], expect, i, fill)) continue;
+    if (wrong++ == 0) first = i;
   }
-  if (wrong > 0) atomicAdd(mismatches, wrong);
+  if (wrong > 0) {
+    atomicAdd(&counters[0], wrong);
+    atomicMin(&counters[1], first);
+  }
 }
 
 template <typename Kernel>
@@ -150,7 +151,7 @@ HbmArrays::HbmArrays(const GpuTarget& gpu, std::uint64_t array_bytes)
     PIPECHECK_CUDA(cudaMalloc(&b_, bytes), device_);
     PIPECHECK_CUDA(cudaMalloc(&c_, bytes), device_);
     PIPECHECK_CUDA(cudaMalloc(&partials_, static_cast<std::size_t>(blocks_read_) * sizeof(double)), device_);
-    PIPECHECK_CUDA(cudaMalloc(&mismatches_, sizeof(unsigned long long)), device_);
+    PIPECHECK_CUDA(cudaMalloc(&mismatches_, 2 * sizeof(unsigned long long)), device_);
     cudaStream_t stream = nullptr;
     PIPECHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), device_);
     stream_ = stream;
@@ -241,31 +242,44 @@ float HbmArrays::time_ms(HbmOp op, int passes, std::uint64_t first_pass) {
   return ms;
 }
 
+HbmCheck HbmArrays::check_array(const double* array, HbmExpect expect, double fill) {
+  const cudaStream_t stream = as_stream(stream_);
+  const unsigned long long start[2] = {0, ~0ull};
+  unsigned long long counters[2] = {0, ~0ull};
+  PIPECHECK_CUDA(cudaMemcpyAsync(mismatches_, start, sizeof(start), cudaMemcpyHostToDevice, stream), device_);
+  mismatch_kernel<<<sm_count_ * 8, kThreads, 0, stream>>>(array, elements_, expect, fill, mismatches_);
+  PIPECHECK_CUDA(cudaGetLastError(), device_);
+  PIPECHECK_CUDA(cudaMemcpyAsync(counters, mismatches_, sizeof(counters), cudaMemcpyDeviceToHost, stream), device_);
+  PIPECHECK_CUDA(cudaStreamSynchronize(stream), device_);
+  HbmCheck check;
+  check.mismatches = counters[0];
+  if (check.mismatches > 0 && counters[1] < elements_) {
+    // Name the first wrong element with the value it holds: 8 bytes, only on failure.
+    check.first_index = counters[1];
+    PIPECHECK_CUDA(cudaMemcpy(&check.first_value, array + check.first_index, sizeof(double), cudaMemcpyDeviceToHost),
+                   device_);
+  }
+  return check;
+}
+
 std::string HbmArrays::verify(HbmOp op, std::uint64_t last_pass) {
   PIPECHECK_CUDA(cudaSetDevice(device_), device_);
   const cudaStream_t stream = as_stream(stream_);
+  const double fill = hbm_fill_value(last_pass);
   double read_sum = 0;
-  unsigned long long mismatches = 0;
+  HbmCheck check;
   if (op == HbmOp::read) {
     std::vector<double> partials(static_cast<std::size_t>(blocks_read_));
     PIPECHECK_CUDA(cudaMemcpyAsync(partials.data(), partials_, partials.size() * sizeof(double),
                                    cudaMemcpyDeviceToHost, stream), device_);
     PIPECHECK_CUDA(cudaStreamSynchronize(stream), device_);
     for (double p : partials) read_sum += p;
+    // A wrong sum: was it the data (name the element) or the reduction?
+    if (read_sum != hbm_expected_read_sum(elements_)) check = check_array(a_, HbmExpect::init_a, fill);
   } else {
-    PIPECHECK_CUDA(cudaMemsetAsync(mismatches_, 0, sizeof(unsigned long long), stream), device_);
-    const double* target = op == HbmOp::triad ? a_ : c_;
-    const Expect expect = op == HbmOp::triad ? Expect::triad
-                          : op == HbmOp::write ? Expect::fill
-                                               : Expect::init_a;
-    mismatch_kernel<<<sm_count_ * 8, kThreads, 0, stream>>>(target, elements_, expect,
-                                                            hbm_fill_value(last_pass), mismatches_);
-    PIPECHECK_CUDA(cudaGetLastError(), device_);
-    PIPECHECK_CUDA(cudaMemcpyAsync(&mismatches, mismatches_, sizeof(mismatches), cudaMemcpyDeviceToHost,
-                                   stream), device_);
-    PIPECHECK_CUDA(cudaStreamSynchronize(stream), device_);
+    check = check_array(op == HbmOp::triad ? a_ : c_, hbm_expect_of(op), fill);
   }
-  return hbm_verify(op, elements_, mismatches, read_sum);
+  return hbm_verify(op, elements_, check, read_sum, fill);
 }
 
 }  // namespace pipecheck

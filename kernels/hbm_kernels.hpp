@@ -36,6 +36,8 @@ class HbmArrays {
  private:
   static constexpr int kThreads = 256;
   void release();  // frees what was allocated; never throws
+  // The device check of one array (mismatch_kernel), its first wrong element fetched to name it.
+  HbmCheck check_array(const double* array, HbmExpect expect, double fill);
 
   int device_;
   std::uint64_t elements_;
@@ -44,7 +46,7 @@ class HbmArrays {
   double* b_ = nullptr;
   double* c_ = nullptr;
   double* partials_ = nullptr;            // one read sum per block
-  unsigned long long* mismatches_ = nullptr;
+  unsigned long long* mismatches_ = nullptr;  // [0] wrong elements, [1] the lowest wrong index
   void* stream_ = nullptr;                // cudaStream_t, kept opaque for host includes
   void* start_ = nullptr;
   void* stop_ = nullptr;

@@ -57,20 +57,51 @@ double hbm_expected_read_sum(std::uint64_t elements) {
   return static_cast<double>(periods) * period_sum + tail_sum;
 }
 
-std::string hbm_verify(HbmOp op, std::uint64_t elements, std::uint64_t mismatches, double read_sum) {
+HbmExpect hbm_expect_of(HbmOp op) {
+  switch (op) {
+    case HbmOp::triad: return HbmExpect::triad;
+    case HbmOp::write: return HbmExpect::fill;
+    default: return HbmExpect::init_a;
+  }
+}
+
+const char* hbm_checked_array(HbmOp op) { return op == HbmOp::read || op == HbmOp::triad ? "a" : "c"; }
+
+HbmCheck hbm_check_array(const double* values, std::uint64_t count, HbmExpect expect, double fill) {
+  HbmCheck check;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    if (!hbm_element_wrong(values[i], expect, i, fill)) continue;
+    if (check.mismatches++ == 0) {
+      check.first_index = i;
+      check.first_value = values[i];
+    }
+  }
+  return check;
+}
+
+std::string hbm_verify(HbmOp op, std::uint64_t elements, const HbmCheck& check, double read_sum, double fill) {
   std::ostringstream text;
+  text.precision(17);
+  const char* array = hbm_checked_array(op);
+  const auto first = [&] {
+    text << "first " << array << "[" << check.first_index << "] = " << check.first_value << ", expected "
+         << hbm_expected_value(hbm_expect_of(op), check.first_index, fill);
+  };
   if (op == HbmOp::read) {
     const double expected = hbm_expected_read_sum(elements);
-    if (read_sum != expected) {
-      text.precision(17);
-      text << "read: sum " << read_sum << ", expected " << expected;
+    if (read_sum == expected) return "";
+    text << "read: sum " << read_sum << ", expected " << expected << "; ";
+    if (check.mismatches == 0) {
+      text << "every element of a holds its value, so the reduction itself was wrong";
+    } else {
+      text << check.mismatches << " of " << elements << " elements of a hold a wrong value, ";
+      first();
     }
     return text.str();
   }
-  if (mismatches > 0) {
-    text << hbm_op_info(op).name << ": " << mismatches << " of " << elements
-         << " elements hold a wrong value";
-  }
+  if (check.mismatches == 0) return "";
+  text << hbm_op_info(op).name << ": " << check.mismatches << " of " << elements << " elements hold a wrong value, ";
+  first();
   return text.str();
 }
 

@@ -60,8 +60,34 @@ inline double hbm_fill_value(std::uint64_t pass) { return 1.0 + static_cast<doub
 // Exact sum of hbm_init_a over [0, elements): what the read (reduce) must return.
 double hbm_expected_read_sum(std::uint64_t elements);
 
-// Verdict of one op from what the device counted: mismatching elements (against the formula
-// above) and, for read, the sum it returned. "" when correct, else why not.
-std::string hbm_verify(HbmOp op, std::uint64_t elements, std::uint64_t mismatches, double read_sum);
+// What an op leaves behind in the array it is checked on: a still holds hbm_init_a after read,
+// c holds it after copy and cudaMemcpy, a holds the triad's value, c the last write's fill.
+enum class HbmExpect { init_a, triad, fill };
+HbmExpect hbm_expect_of(HbmOp op);
+const char* hbm_checked_array(HbmOp op);  // "a" or "c"
+PIPECHECK_HBM_HD inline double hbm_expected_value(HbmExpect expect, std::uint64_t i, double fill) {
+  return expect == HbmExpect::init_a ? hbm_init_a(i) : expect == HbmExpect::triad ? hbm_triad_value(i) : fill;
+}
+// The comparison rule, one definition for the device kernel and its host replay: every value is
+// exact in double, so anything but equality is wrong (`!(==)`, so a NaN is wrong too).
+PIPECHECK_HBM_HD inline bool hbm_element_wrong(double value, HbmExpect expect, std::uint64_t i, double fill) {
+  return !(value == hbm_expected_value(expect, i, fill));
+}
+
+// What the check of one array found: how many elements are wrong, and the first (lowest index)
+// with the value it held.
+struct HbmCheck {
+  std::uint64_t mismatches = 0;
+  std::uint64_t first_index = ~std::uint64_t{0};
+  double first_value = 0;
+};
+// The host replay of the device check (mismatch_kernel in hbm_kernels.cu) over an array.
+HbmCheck hbm_check_array(const double* values, std::uint64_t count, HbmExpect expect, double fill);
+
+// Verdict of one op: the check of its array (against the formulas above; for read, of a when
+// its sum is wrong) and, for read, the sum it returned; `fill` the last write's value. "" when
+// correct, else what is wrong and where: "copy: 1 of 4096 elements hold a wrong value, first
+// c[17] = 3, expected 1.0166015625".
+std::string hbm_verify(HbmOp op, std::uint64_t elements, const HbmCheck& check, double read_sum, double fill);
 
 }  // namespace pipecheck

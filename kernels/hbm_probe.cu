@@ -10,6 +10,7 @@
 #include "core/cuda_check.hpp"
 #include "inventory/cuda_devices.hpp"
 #include "core/errors.hpp"
+#include "core/case_messages.hpp"
 #include "core/probe_main.hpp"
 #include "kernels/hbm_kernels.hpp"
 #include "kernels/hbm_model.hpp"
@@ -69,7 +70,7 @@ void run_op(benchmark::State& state, const GpuTarget& gpu, HbmOp op, std::uint64
                        std::to_string(arrays.threads_per_block());
     }
     state.SetLabel(encode_label(params));
-    if (!problem.empty()) state.SkipWithError(("verification failed: " + problem).c_str());
+    if (!problem.empty()) state.SkipWithError(wrong_result_message(problem).c_str());
   } catch (const std::exception& error) {
     // A CUDA failure ends this case only: the driver records it, the other cases run.
     state.SkipWithError(error.what());

@@ -15,9 +15,11 @@
 #include <thread>
 
 #include "core/cpu_allowance.hpp"
+#include "core/case_messages.hpp"
 #include "core/errors.hpp"
 #include "core/probe_main.hpp"
 #include "core/sysfs.hpp"
+#include "pcie/host_memory_verify.hpp"
 
 namespace pipecheck {
 namespace {
@@ -44,13 +46,13 @@ struct FreeDeleter {
 using Buffer = std::unique_ptr<std::uint64_t[], FreeDeleter>;
 
 // Allocated in the thread that uses it, and touched, so pages sit on that thread's NUMA node
-// and page faults stay out of the timed region.
+// and page faults stay out of the timed region. Its words count from `seed` (the read check).
 Buffer make_buffer(std::size_t bytes, std::uint64_t seed) {
   void* memory = std::aligned_alloc(kPage, (bytes + kPage - 1) / kPage * kPage);
   if (memory == nullptr) return nullptr;
   madvise(memory, bytes, MADV_HUGEPAGE);
   auto* words = static_cast<std::uint64_t*>(memory);
-  for (std::size_t i = 0; i < bytes / 8; ++i) words[i] = seed + i;
+  fill_counting_words(words, bytes / 8, seed);
   return Buffer(words);
 }
 
@@ -65,21 +67,6 @@ std::uint64_t sum_words(const std::uint64_t* words, std::size_t count) {
   for (; i < count; ++i) total += words[i];
   for (auto lane : lanes) total += lane;
   return total;
-}
-
-// Sum of seed + i for i in [0, count): what the read pass must find.
-std::uint64_t expected_sum(std::uint64_t seed, std::size_t count) {
-  const std::uint64_t n = count;
-  const std::uint64_t triangle = n % 2 == 0 ? (n / 2) * (n - 1) : n * ((n - 1) / 2);
-  return seed * n + triangle;
-}
-
-bool every_page_holds(const std::uint64_t* words, std::size_t bytes, unsigned char value) {
-  const auto* bytes_view = reinterpret_cast<const unsigned char*>(words);
-  for (std::size_t i = 0; i < bytes; i += 4096) {
-    if (bytes_view[i] != value) return false;
-  }
-  return bytes_view[bytes - 1] == value;
 }
 
 void run_operation(benchmark::State& state, const Operation& op, std::size_t total_bytes) {
@@ -108,12 +95,18 @@ void run_operation(benchmark::State& state, const Operation& op, std::size_t tot
       benchmark::ClobberMemory();
     }
   }
-  // Correctness beside speed: the last pass must have done what it claims.
-  bool correct = true;
-  if (name == "memcpy") correct = std::memcmp(target.get(), source.get(), slice) == 0;
-  if (name == "read") correct = last_sum == expected_sum(seed, slice / 8);
-  if (name == "write") correct = every_page_holds(source.get(), slice, fill);
-  if (!correct) state.SkipWithError((name + ": verification of the last pass failed").c_str());
+  // Correctness beside speed: the last pass must have done what it claims, every element of it
+  // (pcie/host_memory_verify), outside the timed loop.
+  const auto* source_bytes = reinterpret_cast<const unsigned char*>(source.get());
+  std::string wrong;
+  if (name == "memcpy") wrong = verify_memcpy(reinterpret_cast<const unsigned char*>(target.get()), source_bytes, slice);
+  if (name == "read") wrong = verify_read(source.get(), slice / 8, seed, last_sum);
+  if (name == "write") wrong = verify_fill(source_bytes, slice, fill);
+  const bool correct = wrong.empty();
+  if (!correct) {
+    const std::string where = threads > 1 ? " (thread " + std::to_string(state.thread_index()) + "'s slice)" : "";
+    state.SkipWithError(wrong_result_message(wrong + where).c_str());
+  }
 
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
                           static_cast<std::int64_t>(slice) * op.bytes_moved_per_byte);

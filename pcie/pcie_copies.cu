@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <vector>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -284,15 +285,34 @@ std::string PcieCopier::verify(const CopyKind& kind, std::uint64_t bytes) {
     PIPECHECK_CUDA(cudaGetLastError(), dev);
     PIPECHECK_CUDA(cudaMemcpyAsync(&sum, device_sum_, sizeof(sum), cudaMemcpyDeviceToHost, stream), dev);
     PIPECHECK_CUDA(cudaStreamSynchronize(stream), dev);
-    if (sum != expected_checksum(kHostSeed, words)) problems += "h2d: device bytes differ from the host source";
+    if (sum != expected_checksum(kHostSeed, words)) {
+      problems += "h2d: device bytes differ from the host source, " + describe(device_target_differences(words));
+    }
   }
   if (kind.direction != CopyDirection::h2d) {
     const auto* target = reinterpret_cast<const std::uint64_t*>(host_target_);
     if (checksum_words(target, words) != expected_checksum(kDeviceSeed, words)) {
-      problems += std::string(problems.empty() ? "" : "; ") + "d2h: host bytes differ from the device source";
+      problems += std::string(problems.empty() ? "" : "; ") + "d2h: host bytes differ from the device source, " +
+                  describe(pattern_differences(target, words, kDeviceSeed));
     }
   }
   return problems;
+}
+
+// Only after a wrong checksum: the device target brought back in chunks and compared word by
+// word on the host, to name what differs.
+PatternDifference PcieCopier::device_target_differences(std::uint64_t words) {
+  constexpr std::uint64_t kChunkWords = 8ull << 20;  // 64 MiB
+  std::vector<std::uint64_t> chunk(static_cast<std::size_t>(std::min(words, kChunkWords)));
+  PatternDifference total;
+  for (std::uint64_t start = 0; start < words; start += kChunkWords) {
+    const std::uint64_t count = std::min(kChunkWords, words - start);
+    PIPECHECK_CUDA(cudaMemcpy(chunk.data(), device_target_ + 8 * start, count * 8, cudaMemcpyDeviceToHost), device_);
+    const PatternDifference part = pattern_differences(chunk.data(), count, kHostSeed, start);
+    if (part.count > 0 && total.count == 0) total = part;
+    else total.count += part.count;
+  }
+  return total;
 }
 
 }  // namespace pipecheck

@@ -47,6 +47,7 @@ class PcieCopier {
 
  private:
   void release();  // frees what was allocated; never throws
+  PatternDifference device_target_differences(std::uint64_t words);
 
   int device_;
   std::uint64_t capacity_;

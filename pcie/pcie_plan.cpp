@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cerrno>
 #include <set>
 #include <sstream>
@@ -282,6 +283,29 @@ std::uint64_t checksum_words(const std::uint64_t* words, std::uint64_t count) {
   std::uint64_t sum = 0;
   for (std::uint64_t i = 0; i < count; ++i) sum += checksum_term(words[i], i);
   return sum;
+}
+
+PatternDifference pattern_differences(const std::uint64_t* words, std::uint64_t count, std::uint64_t seed,
+                                      std::uint64_t first_index) {
+  PatternDifference difference;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const std::uint64_t expected = pattern_word(seed, first_index + i);
+    if (words[i] == expected) continue;
+    if (difference.count++ == 0) difference = {first_index + i, words[i], expected, 1};
+  }
+  return difference;
+}
+
+std::string describe(const PatternDifference& difference) {
+  if (difference.count == 0) return "";
+  char text[200];
+  std::snprintf(text, sizeof text, "word %llu (byte %llu) is 0x%016llx, the source's 0x%016llx; %llu word%s differ%s",
+                static_cast<unsigned long long>(difference.first_index),
+                static_cast<unsigned long long>(8 * difference.first_index),
+                static_cast<unsigned long long>(difference.found), static_cast<unsigned long long>(difference.expected),
+                static_cast<unsigned long long>(difference.count), difference.count == 1 ? "" : "s",
+                difference.count == 1 ? "s" : "");
+  return text;
 }
 
 std::uint64_t pattern_checksum(std::uint64_t seed, std::uint64_t count) {

@@ -141,5 +141,17 @@ PIPECHECK_HOST_DEVICE inline std::uint64_t checksum_term(std::uint64_t word, std
 std::uint64_t checksum_words(const std::uint64_t* words, std::uint64_t count);
 // The checksum the pattern itself has, without materialising it.
 std::uint64_t pattern_checksum(std::uint64_t seed, std::uint64_t count);
+// Where copied words differ from the pattern, to name what a wrong checksum caught: "" when
+// none does, else "word 17 (byte 136) is 0x..., the source's 0x...; 1 word differs". The words
+// are [first_index, first_index + count) of the copy (the device side is scanned in chunks).
+struct PatternDifference {
+  std::uint64_t first_index = 0;
+  std::uint64_t found = 0;
+  std::uint64_t expected = 0;
+  std::uint64_t count = 0;  // words that differ
+};
+PatternDifference pattern_differences(const std::uint64_t* words, std::uint64_t count, std::uint64_t seed,
+                                      std::uint64_t first_index = 0);
+std::string describe(const PatternDifference& difference);
 
 }  // namespace pipecheck

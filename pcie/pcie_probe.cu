@@ -11,6 +11,7 @@
 #include "inventory/cuda_devices.hpp"
 #include "core/errors.hpp"
 #include "inventory/pcie_link.hpp"
+#include "core/case_messages.hpp"
 #include "core/probe_main.hpp"
 #include "core/sysfs.hpp"
 #include "pcie/pcie_copies.hpp"
@@ -128,7 +129,7 @@ void run_copy(benchmark::State& state, const PcieCase& c) {
     params["verified"] = problems.empty() ? "yes" : "no";
     state.SetLabel(encode_label(params));
     if (!problems.empty()) {
-      state.SkipWithError(("verification failed: " + problems).c_str());
+      state.SkipWithError(wrong_result_message(problems).c_str());
     } else if (timed_out) {
       state.SkipWithError("the spin kernel timed out before the copies were queued: the copies did not start together");
     }

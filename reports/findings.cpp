@@ -8,6 +8,7 @@
 
 #include "reports/ceilings.hpp"
 #include "reports/figure_text.hpp"
+#include "reports/physical_ceiling.hpp"
 
 namespace pipecheck {
 
@@ -312,6 +313,26 @@ std::vector<Finding> bad_dataset_files(const Report& report, const Inventory&) {
   return findings;
 }
 
+// A figure above what the hardware can do is a broken measurement, not a fast machine: say
+// what usually causes it, so the reader fixes the probe or the inventory, not the machine.
+std::vector<Finding> above_physical_ceiling(const Report& report, const Inventory& inventory) {
+  std::vector<Finding> findings;
+  const PhysicalCeilings physical(inventory);
+  for (const auto& probe : report.probes) {
+    for (const auto& m : probe.measurements) {
+      const auto violation = physical.violation(m);
+      if (!violation) continue;
+      findings.push_back({Verdict::invalid, m.stage,
+                          m.what + ": " + *violation +
+                              ". Usual causes: a cache or the page cache served the data, the timing missed part "
+                              "of the work, or the inventory misread a clock, a link or a channel count; trust no "
+                              "comparison made with this figure until it is explained",
+                          {m.key}});
+    }
+  }
+  return findings;
+}
+
 std::vector<Finding> crashed_probe(const Report& report, const Inventory&) {
   std::vector<Finding> findings;
   for (const auto& probe : report.probes) {
@@ -330,6 +351,7 @@ std::vector<Finding> crashed_probe(const Report& report, const Inventory&) {
 const std::vector<FindingRuleEntry>& finding_rules() {
   static const std::vector<FindingRuleEntry> rules = {
       {"crashed_probe", crashed_probe},
+      {"above_physical_ceiling", above_physical_ceiling},
       {"downtrained_gpu_link", downtrained_gpu_link},
       {"pageable_vs_pinned", pageable_vs_pinned},
       {"remote_numa_copies", remote_numa_copies},

@@ -10,6 +10,7 @@
 #include "reports/figure_text.hpp"
 #include "reports/findings.hpp"
 #include "reports/inventory_verdicts.hpp"
+#include "reports/physical_ceiling.hpp"
 
 namespace pipecheck {
 
@@ -40,9 +41,15 @@ struct StageChecks {
 struct Context {
   const Inventory& inventory;
   const std::vector<Measurement>& siblings;  // the same probe's measurements
+  const PhysicalCeilings& physical;
 };
 
 using StageRule = StageChecks (*)(const Measurement&, const Context&);
+
+// Not a profile key: no profile may let a figure above the hardware pass.
+std::string physical_ceiling_rule() {
+  return "physical ceiling: above " + plain_number(kInvalidAbovePercent) + "% is invalid";
+}
 
 std::string param(const Measurement& m, const std::string& name) { return param_or_empty(m.params, name); }
 
@@ -218,7 +225,9 @@ std::optional<CheckOutcome> run_check(const Check& check, const Measurement& m, 
         text += ": at least " + plain_number(*minimum + margin) + "% (" + plain_number(*minimum) + "% minimum + " +
                 plain_number(margin) + " warn margin)";
       }
-      if (*m.percent_of_ceiling > 105) text += "; above its ceiling, so the ceiling or the measurement is off";
+      if (*m.percent_of_ceiling > kInvalidAbovePercent && m.ceiling.ceiling->basis == "linear scaling") {
+        text += "; above linear scaling, which noise in the 1-thread reference allows";
+      }
       return CheckOutcome{verdict, rule, text};
     }
     case CheckKind::value_min: {
@@ -269,6 +278,10 @@ Judgement judge_measurement(const Measurement& m, const Context& context, const 
     stage_checks.checks.push_back({CheckKind::policy, "probe.unverified", 0, "", "its result check failed (verified = no)"});
   }
   std::vector<CheckOutcome> outcomes;
+  // Above the physical ceiling nothing else matters: not a pass however the thresholds read it.
+  if (auto violation = context.physical.violation(m)) {
+    outcomes.push_back({Verdict::invalid, physical_ceiling_rule(), std::move(*violation)});
+  }
   for (const auto& check : stage_checks.checks) {
     if (auto outcome = run_check(check, m, profile)) outcomes.push_back(std::move(*outcome));
   }
@@ -359,6 +372,16 @@ Judgement judge_gpu_link(const Report& report, const Inventory& inventory, const
   return judgement;
 }
 
+// A case that recorded no timing ("key: text" from the probe's skipped_cases or wrong_results):
+// judged under its own key, so the report says which case and why.
+Judgement case_judgement(const std::string& entry, const ProbeOutcome& probe, Verdict verdict, std::string rule,
+                         const std::string& lead) {
+  const auto colon = entry.find(": ");
+  const std::string key = colon == std::string::npos ? "probe/" + probe.stage : entry.substr(0, colon);
+  const std::string text = colon == std::string::npos ? entry : entry.substr(colon + 2);
+  return {key, probe.stage, key, verdict, std::move(rule), lead + text};
+}
+
 }  // namespace
 
 Verdict verdict_for_percent(double percent, double minimum_percent, double warn_margin_percent) {
@@ -369,6 +392,7 @@ Verdict verdict_for_percent(double percent, double minimum_percent, double warn_
 
 std::vector<Judgement> judge_measurements(const Report& report, const Inventory& inventory, const Profile& profile) {
   std::vector<Judgement> judgements;
+  const PhysicalCeilings physical(inventory);
   for (const auto& probe : report.probes) {
     const std::string subject = "probe/" + probe.stage;
     switch (probe.status) {
@@ -396,7 +420,15 @@ std::vector<Judgement> judge_measurements(const Report& report, const Inventory&
                             std::to_string(probe.case_errors.size()) + " case(s) reported an error, first: " +
                                 probe.case_errors.front()});
     }
-    const Context context{inventory, probe.measurements};
+    for (const auto& entry : probe.skipped_cases) {
+      judgements.push_back(case_judgement(entry, probe, Verdict::skipped, "", "skipped: "));
+    }
+    const std::string unverified = "probe.unverified";
+    for (const auto& entry : probe.wrong_results) {
+      judgements.push_back(case_judgement(entry, probe, profile.policy(unverified), profile.rule(unverified),
+                                          "its verifier caught wrong results: "));
+    }
+    const Context context{inventory, probe.measurements, physical};
     for (const auto& m : probe.measurements) judgements.push_back(judge_measurement(m, context, profile));
   }
   return judgements;

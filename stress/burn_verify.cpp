@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "stress/verify_rule.hpp"
@@ -12,13 +13,30 @@ namespace pipecheck {
 namespace {
 
 template <typename T>
-std::uint64_t count_wrong(std::span<const T> result, std::span<const T> reference, double tolerance) {
+BurnCheck check(std::span<const T> result, std::span<const T> reference, double tolerance) {
   const std::size_t common = std::min(result.size(), reference.size());
-  std::uint64_t wrong = std::max(result.size(), reference.size()) - common;
+  BurnCheck found;
   for (std::size_t i = 0; i < common; ++i) {
-    if (burn_result_wrong(result[i], reference[i], tolerance)) ++wrong;
+    if (!burn_result_wrong(result[i], reference[i], tolerance)) continue;
+    if (found.wrong++ == 0) found = {1, i, static_cast<double>(result[i]), static_cast<double>(reference[i])};
   }
-  return wrong;
+  // A missing or extra element is wrong too.
+  const std::size_t extra = std::max(result.size(), reference.size()) - common;
+  if (extra > 0 && found.wrong == 0) found.first_index = common;
+  found.wrong += extra;
+  return found;
+}
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return text;
+}
+
+std::string hex_word(std::uint32_t word) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08x", word);
+  return text;
 }
 
 template <typename T>
@@ -38,6 +56,24 @@ std::uint64_t count_bits_differing(std::span<const T> result, std::span<const T>
 }
 
 }  // namespace
+
+BurnCheck check_results(std::span<const float> result, std::span<const float> reference, double tolerance) {
+  return check(result, reference, tolerance);
+}
+
+BurnCheck check_results(std::span<const double> result, std::span<const double> reference, double tolerance) {
+  return check(result, reference, tolerance);
+}
+
+BurnCheck check_memtest(std::span<const std::uint32_t> words, int pattern, std::uint64_t first_index) {
+  BurnCheck found;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::uint32_t expected = memtest_word(pattern, first_index + i);
+    if (words[i] == expected) continue;
+    if (found.wrong++ == 0) found = {1, first_index + i, static_cast<double>(words[i]), static_cast<double>(expected)};
+  }
+  return found;
+}
 
 std::uint64_t count_differing(std::span<const double> result, std::span<const double> reference,
                               std::size_t* first) {
@@ -67,21 +103,37 @@ long double recurrence_error_bound(long double x0, long double a, long double b,
 
 std::uint64_t count_wrong_results(std::span<const float> result, std::span<const float> reference,
                                   double tolerance) {
-  return count_wrong(result, reference, tolerance);
+  return check(result, reference, tolerance).wrong;
 }
 
 std::uint64_t count_wrong_results(std::span<const double> result,
                                   std::span<const double> reference, double tolerance) {
-  return count_wrong(result, reference, tolerance);
+  return check(result, reference, tolerance).wrong;
 }
 
 std::uint64_t count_memtest_errors(std::span<const std::uint32_t> words, int pattern,
                                    std::uint64_t first_index) {
-  std::uint64_t errors = 0;
-  for (std::size_t i = 0; i < words.size(); ++i) {
-    if (words[i] != memtest_word(pattern, first_index + i)) ++errors;
-  }
-  return errors;
+  return check_memtest(words, pattern, first_index).wrong;
+}
+
+std::string result_element_text(std::uint64_t index, int n) {
+  const auto size = static_cast<std::uint64_t>(n > 0 ? n : 1);
+  return "row " + std::to_string(index % size) + ", column " + std::to_string(index / size);
+}
+
+std::string describe_wrong_results(const BurnCheck& check, int n, bool with_values) {
+  if (check.wrong == 0) return "";
+  std::string text = std::to_string(check.wrong) + " wrong, first at " + result_element_text(check.first_index, n);
+  if (with_values) text += ": " + number(check.value) + ", the reference's " + number(check.reference);
+  return text;
+}
+
+std::string describe_memtest_errors(const BurnCheck& check, int pattern) {
+  if (check.wrong == 0) return "";
+  return std::to_string(check.wrong) + (check.wrong == 1 ? " word" : " words") + " wrong, first word " +
+         std::to_string(check.first_index) + " (byte " + std::to_string(4 * check.first_index) +
+         ") of the tested memory reads " + hex_word(static_cast<std::uint32_t>(check.value)) + ", pattern " +
+         std::to_string(pattern) + " wrote " + hex_word(static_cast<std::uint32_t>(check.reference));
 }
 
 bool reference_element_ok(double element, double exact_dot, double abs_dot, double tolerance) {

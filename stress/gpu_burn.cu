@@ -102,17 +102,22 @@ __global__ void fill_uniform(T* data, std::uint64_t count, std::uint64_t seed) {
   }
 }
 
-// Counts elements of `result` that burn_result_wrong() calls wrong; one atomic per thread that
-// found any, so a healthy GPU pays for none.
+// Counts elements of `result` that burn_result_wrong() calls wrong into *wrong, and lowers
+// *first to the lowest wrong index (to name it); atomics only in a thread that found any, so a
+// healthy GPU pays for none. check_results() in burn_verify.cpp is its host replay.
 template <typename T>
 __global__ void compare_results(const T* result, const T* reference, std::uint64_t count,
-                                double tolerance, unsigned long long* wrong) {
+                                double tolerance, unsigned long long* wrong, unsigned long long* first) {
   unsigned long long local = 0;
+  unsigned long long lowest = ~0ull;
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < count;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
-    if (burn_result_wrong(result[i], reference[i], tolerance)) ++local;
+    if (burn_result_wrong(result[i], reference[i], tolerance) && local++ == 0) lowest = i;
   }
-  if (local) atomicAdd(wrong, local);
+  if (local) {
+    atomicAdd(wrong, local);
+    atomicMin(first, lowest);
+  }
 }
 
 // One block per checked element: the exact (FP64) dot product of row i of A and column j of B,
@@ -178,14 +183,19 @@ __global__ void memtest_write(std::uint32_t* words, std::uint64_t count, int pat
   }
 }
 
+// check_memtest() in burn_verify.cpp is its host replay; *first gets the lowest wrong word.
 __global__ void memtest_check(const std::uint32_t* words, std::uint64_t count, int pattern,
-                              unsigned long long* errors) {
+                              unsigned long long* errors, unsigned long long* first) {
   unsigned long long local = 0;
+  unsigned long long lowest = ~0ull;
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < count;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
-    if (words[i] != memtest_word(pattern, i)) ++local;
+    if (words[i] != memtest_word(pattern, i) && local++ == 0) lowest = i;
   }
-  if (local) atomicAdd(errors, local);
+  if (local) {
+    atomicAdd(errors, local);
+    atomicMin(first, lowest);
+  }
 }
 
 class GpuBurnWorker final : public BurnWorker {
@@ -228,6 +238,7 @@ class GpuBurnWorker final : public BurnWorker {
   void wait(cudaEvent_t event, WorkerContext& ctx, const std::string& what);
   void release_reference_check();
   void release();
+  void name_first_failures(WorkerContext& ctx, const unsigned long long* counters, int pattern);
   unsigned blocks_for(std::uint64_t count) const {
     return static_cast<unsigned>(std::min<std::uint64_t>((count + threads_per_block - 1) / threads_per_block,
                                                          std::uint64_t(sm_count_) * 8));
@@ -245,8 +256,12 @@ class GpuBurnWorker final : public BurnWorker {
   void* b_ = nullptr;
   void* reference_ = nullptr;
   std::vector<void*> results_;
-  unsigned long long* device_counters_ = nullptr;  // [0] wrong results, [1] memory errors
-  unsigned long long* host_counters_ = nullptr;    // pinned: [parity][2]
+  // [0] wrong results, [1] memory errors, [2] lowest wrong result index, [3] lowest wrong word.
+  unsigned long long* device_counters_ = nullptr;
+  unsigned long long* host_counters_ = nullptr;    // pinned: [parity][kCounters]
+  static constexpr int kCounters = 4;
+  bool wrong_named_ = false;   // the first wrong result is named once, in a note
+  bool memory_named_ = false;  // likewise the first wrong memory-test word
   std::uint32_t* memory_ = nullptr;
   std::uint64_t memory_words_ = 0;
   int* check_indices_ = nullptr;        // check_reference's rows then columns
@@ -270,11 +285,14 @@ void GpuBurnWorker::setup(WorkerContext& ctx) {
   if (config_.dtype == BurnDtype::tf32) {
     cublas_check(cublasSetMathMode(handle_, CUBLAS_TF32_TENSOR_OP_MATH), "cublasSetMathMode", gpu());
   }
-  cuda_check(cudaMalloc(&device_counters_, 2 * sizeof(unsigned long long)), "cudaMalloc", gpu());
+  cuda_check(cudaMalloc(&device_counters_, kCounters * sizeof(unsigned long long)), "cudaMalloc", gpu());
   cuda_check(cudaMemsetAsync(device_counters_, 0, 2 * sizeof(unsigned long long), stream_),
              "cudaMemsetAsync", gpu());
-  cuda_check(cudaMallocHost(&host_counters_, 4 * sizeof(unsigned long long)), "cudaMallocHost", gpu());
-  std::fill(host_counters_, host_counters_ + 4, 0ull);
+  // The lowest wrong indices start above every index.
+  cuda_check(cudaMemsetAsync(device_counters_ + 2, 0xff, 2 * sizeof(unsigned long long), stream_),
+             "cudaMemsetAsync", gpu());
+  cuda_check(cudaMallocHost(&host_counters_, 2 * kCounters * sizeof(unsigned long long)), "cudaMallocHost", gpu());
+  std::fill(host_counters_, host_counters_ + 2 * kCounters, 0ull);
   allocate_gemm_buffers(ctx);
   if (config_.memtest) allocate_memtest(ctx);
 }
@@ -369,11 +387,11 @@ void GpuBurnWorker::compare(const void* c) {
   if (config_.dtype == BurnDtype::fp64) {
     compare_results<<<blocks_for(elements), threads_per_block, 0, stream_>>>(
         static_cast<const double*>(c), static_cast<const double*>(reference_), elements,
-        config_.verify_tolerance, device_counters_);
+        config_.verify_tolerance, device_counters_, device_counters_ + 2);
   } else {
     compare_results<<<blocks_for(elements), threads_per_block, 0, stream_>>>(
         static_cast<const float*>(c), static_cast<const float*>(reference_), elements,
-        config_.verify_tolerance, device_counters_);
+        config_.verify_tolerance, device_counters_, device_counters_ + 2);
   }
   cuda_check(cudaGetLastError(), "compare_results<<<>>>", gpu());
 }
@@ -448,15 +466,20 @@ void GpuBurnWorker::check_reference(WorkerContext& ctx) {
   wait(events_[0], ctx, "reference GEMM and its check");
   const double tolerance = reference_tolerance(burn_dtype_name(config_.dtype).c_str());
   int bad = 0;
+  std::string first_bad;
   for (int k = 0; k < reference_checks; ++k) {
     if (!reference_element_ok(host_out[2 * reference_checks + k], host_out[k],
                               host_out[reference_checks + k], tolerance)) {
-      ++bad;
+      if (bad++ == 0) {
+        first_bad = ", first at row " + std::to_string(rows[k]) + ", column " + std::to_string(cols[k]) + ": " +
+                    std::to_string(host_out[2 * reference_checks + k]) + " against the FP64 dot product " +
+                    std::to_string(host_out[k]);
+      }
     }
   }
   release_reference_check();
   ctx.note(gpu() + ": reference checked at " + std::to_string(reference_checks) +
-           " elements against FP64 dot products: " + std::to_string(bad) + " wrong");
+           " elements against FP64 dot products: " + std::to_string(bad) + " wrong" + first_bad);
   // A reference that is itself wrong makes every later comparison meaningless: count it.
   ctx.counters().wrong_results += static_cast<std::uint64_t>(bad);
 }
@@ -492,8 +515,9 @@ void GpuBurnWorker::enqueue_batch(int parity, WorkerContext& ctx) {
     inject_gemm_fault(result, ctx);
     compare(result);
   }
-  cuda_check(cudaMemcpyAsync(host_counters_ + 2 * parity, device_counters_, 2 * sizeof(unsigned long long),
-                             cudaMemcpyDeviceToHost, stream_), "cudaMemcpyAsync", gpu());
+  cuda_check(cudaMemcpyAsync(host_counters_ + kCounters * parity, device_counters_,
+                             kCounters * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream_),
+             "cudaMemcpyAsync", gpu());
   cuda_check(cudaEventRecord(events_[parity], stream_), "cudaEventRecord", gpu());
 }
 
@@ -501,15 +525,32 @@ void GpuBurnWorker::memtest_pass(WorkerContext& ctx, int pattern) {
   memtest_write<<<blocks_for(memory_words_), threads_per_block, 0, stream_>>>(memory_, memory_words_, pattern);
   inject_memory_faults(ctx);
   memtest_check<<<blocks_for(memory_words_), threads_per_block, 0, stream_>>>(memory_, memory_words_, pattern,
-                                                                              device_counters_ + 1);
+                                                                              device_counters_ + 1,
+                                                                              device_counters_ + 3);
   cuda_check(cudaGetLastError(), "memtest<<<>>>", gpu());
-  cuda_check(cudaMemcpyAsync(host_counters_, device_counters_, 2 * sizeof(unsigned long long),
+  cuda_check(cudaMemcpyAsync(host_counters_, device_counters_, kCounters * sizeof(unsigned long long),
                              cudaMemcpyDeviceToHost, stream_), "cudaMemcpyAsync", gpu());
   cuda_check(cudaEventRecord(events_[0], stream_), "cudaEventRecord", gpu());
   wait(events_[0], ctx, "memory test pattern " + std::to_string(pattern));
   ctx.counters().memory_errors = host_counters_[1];
   if (fault_indices_) cudaFree(fault_indices_);
   fault_indices_ = nullptr;
+  name_first_failures(ctx, host_counters_, pattern);
+}
+
+// The summary counts; a note names the first wrong result and the first wrong memory word, once
+// each (the device kept their lowest indices), so a failure says where, not only how many.
+// `pattern` < 0: after a GEMM batch, the memory test's word is not named there.
+void GpuBurnWorker::name_first_failures(WorkerContext& ctx, const unsigned long long* counters, int pattern) {
+  if (!wrong_named_ && counters[0] > 0 && counters[2] != ~0ull) {
+    wrong_named_ = true;
+    ctx.note(gpu() + ": first wrong GEMM result element at " + result_element_text(counters[2], n_));
+  }
+  if (pattern >= 0 && !memory_named_ && counters[1] > 0 && counters[3] != ~0ull) {
+    memory_named_ = true;
+    ctx.note(gpu() + ": memory test pattern " + std::to_string(pattern) + ": first wrong word " +
+             std::to_string(counters[3]) + " (byte " + std::to_string(4 * counters[3]) + " of the tested memory)");
+  }
 }
 
 void GpuBurnWorker::burn(WorkerContext& ctx) {
@@ -521,7 +562,9 @@ void GpuBurnWorker::burn(WorkerContext& ctx) {
   int next_pattern = 0;
   auto complete = [&](std::uint64_t number) {
     wait(events_[number % 2], ctx, "GEMM batch " + std::to_string(number));
-    ctx.counters().wrong_results = wrong_before + host_counters_[2 * (number % 2)];
+    const unsigned long long* counters = host_counters_ + kCounters * (number % 2);
+    ctx.counters().wrong_results = wrong_before + counters[0];
+    name_first_failures(ctx, counters, -1);
     ctx.counters().add_work(batch_flops);
     ctx.counters().iterations += 1;
   };

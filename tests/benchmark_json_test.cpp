@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/case_messages.hpp"
 #include "core/file_io.hpp"
 
 namespace pipecheck {
@@ -57,6 +58,35 @@ TEST(ParseBenchmarkJson, ErrorCasesAreKeptApart) {
   ASSERT_EQ(parsed.measurements.size(), 1u);
   EXPECT_EQ(parsed.measurements[0].unit, "TFLOP/s");
   EXPECT_DOUBLE_EQ(parsed.measurements[0].stats.median, 500.0);
+}
+
+// The prefixes of core/case_messages.hpp sort error runs: a skip and a caught wrong result are
+// not case errors, and a case repeated over repetitions is listed once.
+TEST(ParseBenchmarkJson, SkippedCasesAndWrongResultsByPrefix) {
+  const std::string text = R"json({"benchmarks": [
+    {"name": "decode/nvjpeg/iterations:1", "run_type": "iteration", "error_occurred": true,
+     "error_message": "skipped: no nvJPEG (libnvjpeg.so.13: not found)"},
+    {"name": "decode/nvjpeg/iterations:1", "run_type": "iteration", "error_occurred": true,
+     "error_message": "skipped: no nvJPEG (libnvjpeg.so.13: not found)"},
+    {"name": "hbm/copy/manual_time", "run_type": "iteration", "error_occurred": true,
+     "error_message": "wrong result: copy: 1 of 4096 elements wrong, first c[17]"},
+    {"name": "hbm/read/manual_time", "run_type": "iteration", "error_occurred": true,
+     "error_message": "cudaMalloc: out of memory"}]})json";
+  const auto parsed = parse_benchmark_json(text, "memory");
+  EXPECT_EQ(parsed.skipped_cases, (std::vector<std::string>{"decode/nvjpeg: no nvJPEG (libnvjpeg.so.13: not found)"}));
+  EXPECT_EQ(parsed.wrong_results, (std::vector<std::string>{"hbm/copy: copy: 1 of 4096 elements wrong, first c[17]"}));
+  EXPECT_EQ(parsed.case_errors, (std::vector<std::string>{"hbm/read: cudaMalloc: out of memory"}));
+  EXPECT_TRUE(parsed.measurements.empty());
+}
+
+TEST(CaseMessages, PrefixesRoundTrip) {
+  EXPECT_EQ(skipped_case_message("no GPU"), "skipped: no GPU");
+  EXPECT_EQ(skipped_case_message("skipped: no GPU"), "skipped: no GPU");  // never twice
+  EXPECT_EQ(classify_case_message(skipped_case_message("no GPU")).kind, CaseMessage::skipped);
+  EXPECT_EQ(classify_case_message(skipped_case_message("no GPU")).text, "no GPU");
+  EXPECT_EQ(classify_case_message(wrong_result_message("D(1,2) = 3")).kind, CaseMessage::wrong_result);
+  EXPECT_EQ(classify_case_message(wrong_result_message("D(1,2) = 3")).text, "D(1,2) = 3");
+  EXPECT_EQ(classify_case_message("Skipped because").kind, CaseMessage::error);  // the exact prefix only
 }
 
 TEST(ParseBenchmarkJson, GarbageIsRejectedWithAReason) {

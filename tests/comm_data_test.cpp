@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <vector>
+
 namespace pipecheck {
 namespace {
 
@@ -84,6 +87,40 @@ TEST(CommData, InputsDependOnIndexAndRank) {
 TEST(CommData, ProblemText) {
   EXPECT_EQ(data_check_problem(0, 100), "");
   EXPECT_EQ(data_check_problem(3, 100), "data check: 3 of 100 elements wrong");
+  EXPECT_EQ(data_check_problem(3, 100, "rank 1 element 17 holds nan, expected 5"),
+            "data check: 3 of 100 elements wrong, first: rank 1 element 17 holds nan, expected 5");
+}
+
+// The device check's rule replayed on the host over what each rank receives: one element
+// changed, or left as the NaN poison, is caught, counted once and named with its rank and index.
+TEST(CommData, OneWrongReceivedElementIsCaughtAndNamedForEveryCollective) {
+  const int ranks = 4;
+  for (const auto& info : collectives()) {
+    const CollectiveCounts counts = collective_counts(info.collective, 4096, 4, ranks);
+    for (int rank = 0; rank < ranks; ++rank) {
+      std::vector<float> received(counts.recv_count);
+      for (std::uint64_t i = 0; i < counts.recv_count; ++i) {
+        received[i] = static_cast<float>(replay(info.collective, rank, ranks, counts, i));
+      }
+      EXPECT_EQ(comm_check_received(received.data(), info.collective, rank, ranks, counts).wrong, 0u) << info.name;
+      const std::uint64_t at = counts.recv_count / 2 + 3;
+      received[at] += 1;
+      CommCheck check = comm_check_received(received.data(), info.collective, rank, ranks, counts);
+      EXPECT_EQ(check.wrong, 1u) << info.name;
+      EXPECT_EQ(check.first_index, at) << info.name;
+      const std::string named = comm_wrong_element_text(check, info.collective, rank, ranks, counts);
+      EXPECT_EQ(named, "rank " + std::to_string(rank) + " element " + std::to_string(at) + " holds " +
+                           std::to_string(static_cast<int>(received[at])) + ", expected " +
+                           std::to_string(static_cast<int>(received[at]) - 1))
+          << info.name;
+      received[1] = std::numeric_limits<float>::quiet_NaN();  // never written by the collective
+      check = comm_check_received(received.data(), info.collective, rank, ranks, counts);
+      EXPECT_EQ(check.wrong, 2u) << info.name;
+      EXPECT_EQ(check.first_index, 1u) << info.name;
+      EXPECT_NE(comm_wrong_element_text(check, info.collective, rank, ranks, counts).find("holds nan"),
+                std::string::npos);
+    }
+  }
 }
 
 }  // namespace

@@ -135,6 +135,21 @@ TEST(GemmCheck, InjectedWrongElementIsCaughtForEveryDtype) {
   }
 }
 
+// One byte of one sampled output flipped (the top byte's 0x40 bit: the exponent's high bit of a
+// float, bit 30 of an int32): caught and named for every dtype. (A flip in a float's low
+// mantissa bits is rounding-sized: no tolerance check can tell it from accumulation order.)
+TEST(GemmCheck, OneFlippedByteIsCaughtAndNamedForEveryDtype) {
+  for (auto dtype : all_dtypes()) {
+    GemmSample sample = exact_sample(dtype);
+    const auto bytes = static_cast<std::size_t>(output_element_bytes(dtype));
+    const std::size_t element = 1 * sample.rows.size() + 2;  // D(2, 1)
+    sample.d_values[element * bytes + bytes - 1] ^= 0x40;
+    const GemmCheckResult result = check_gemm_sample(sample);
+    EXPECT_FALSE(result.passed) << dtype_name(dtype);
+    EXPECT_NE(result.detail.find("D(2,1)"), std::string::npos) << dtype_name(dtype) << ": " << result.detail;
+  }
+}
+
 TEST(GemmCheck, NonFiniteOrPoisonedOutputFails) {
   GemmSample sample = exact_sample(GemmDtype::bf16);
   sample.d_values[0] = 0xff;  // 0xffff: the poison pattern, a NaN

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+#include <vector>
+
 namespace pipecheck {
 namespace {
 
@@ -63,11 +67,39 @@ TEST(HbmModel, ExpectedReadSumMatchesBruteForce) {
 }
 
 TEST(HbmModel, VerifyReportsWrongSumAndMismatches) {
-  EXPECT_EQ(hbm_verify(HbmOp::read, 4096, 0, hbm_expected_read_sum(4096)), "");
-  EXPECT_NE(hbm_verify(HbmOp::read, 4096, 0, hbm_expected_read_sum(4096) + 1.0 / 1024), "");
-  EXPECT_EQ(hbm_verify(HbmOp::copy, 4096, 0, 0), "");
-  const std::string wrong = hbm_verify(HbmOp::triad, 4096, 3, 0);
-  EXPECT_NE(wrong.find("triad: 3 of 4096"), std::string::npos) << wrong;
+  const HbmCheck clean;
+  EXPECT_EQ(hbm_verify(HbmOp::read, 4096, clean, hbm_expected_read_sum(4096), 1.0), "");
+  const std::string reduction = hbm_verify(HbmOp::read, 4096, clean, hbm_expected_read_sum(4096) + 1.0 / 1024, 1.0);
+  EXPECT_NE(reduction.find("every element of a holds its value, so the reduction itself was wrong"), std::string::npos)
+      << reduction;
+  EXPECT_EQ(hbm_verify(HbmOp::copy, 4096, clean, 0, 1.0), "");
+  const std::string wrong = hbm_verify(HbmOp::triad, 4096, {3, 17, 2.5}, 0, 1.0);
+  EXPECT_NE(wrong.find("triad: 3 of 4096 elements hold a wrong value, first a[17] = 2.5, expected 1.166015625"),
+            std::string::npos) << wrong;
+}
+
+// The device check's rule replayed on the host: one element of each op's array changed is
+// caught, counted once and named with its index and value; NaN is wrong too.
+TEST(HbmModel, OneCorruptedElementIsCaughtAndNamedForEveryOp) {
+  const std::uint64_t n = 1 << 14;
+  const double fill = hbm_fill_value(41);
+  for (const auto& info : hbm_ops()) {
+    const HbmExpect expect = hbm_expect_of(info.op);
+    std::vector<double> array(n);
+    for (std::uint64_t i = 0; i < n; ++i) array[i] = hbm_expected_value(expect, i, fill);
+    EXPECT_EQ(hbm_check_array(array.data(), n, expect, fill).mismatches, 0u) << info.name;
+    array[9999] = std::nextafter(array[9999], 100.0);  // one ulp
+    const HbmCheck check = hbm_check_array(array.data(), n, expect, fill);
+    EXPECT_EQ(check.mismatches, 1u) << info.name;
+    EXPECT_EQ(check.first_index, 9999u) << info.name;
+    const double read_sum = info.op == HbmOp::read ? hbm_expected_read_sum(n) + 1 : 0;
+    const std::string text = hbm_verify(info.op, n, check, read_sum, fill);
+    const std::string named = std::string(hbm_checked_array(info.op)) + "[9999] = ";
+    EXPECT_NE(text.find(named), std::string::npos) << info.name << ": " << text;
+    array[5] = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_EQ(hbm_check_array(array.data(), n, expect, fill).mismatches, 2u) << info.name;
+    EXPECT_EQ(hbm_check_array(array.data(), n, expect, fill).first_index, 5u) << info.name;
+  }
 }
 
 }  // namespace

@@ -39,6 +39,33 @@ TEST(JpegDecoder, FullDecodeMatchesSource) {
   }
 }
 
+// The exact check the probe puts on its timed loop's output: a second decode of the same bytes
+// is byte-identical, and one byte changed in the output is caught, with its pixel named.
+TEST(JpegDecoder, OneChangedOutputByteIsCaughtAndNamed) {
+  const auto jpeg = encode_jpeg(make_photo_like_rgb(96, 64, 5), 96, 64, 90, TJSAMP_420, false);
+  JpegDecoder first_decoder, second_decoder;
+  RgbImage output, reference;
+  ASSERT_TRUE(first_decoder.decode(jpeg.data(), jpeg.size(), {1, 1}, output).ok);
+  ASSERT_TRUE(second_decoder.decode(jpeg.data(), jpeg.size(), {1, 1}, reference).ok);
+  EXPECT_EQ(first_pixel_difference(output, reference), "");
+  const std::size_t at = 3 * (96 * 10 + 17) + 1;  // pixel (17, 10), green
+  output.pixels[at] ^= 0x01;                       // one level off: no lossy bound would see it
+  const std::string wrong = first_pixel_difference(output, reference);
+  EXPECT_EQ(wrong, "pixel (17, 10) channel G is " + std::to_string(output.pixels[at]) + ", the reference's " +
+                       std::to_string(reference.pixels[at]) + "; 1 byte differs");
+  EXPECT_EQ(first_pixel_difference(RgbImage{48, 32, std::vector<unsigned char>(48 * 32 * 3)}, reference),
+            "the output is 48x32, the reference 96x64");
+}
+
+TEST(JpegDecoder, LargestPixelDifferenceIsNamed) {
+  RgbImage a = constant_image(8, 4, 10, 20, 30);
+  RgbImage b = a;
+  EXPECT_EQ(largest_pixel_difference(a, b), "");
+  b.pixels[3 * (8 * 2 + 5) + 2] = 200;  // pixel (5, 2), blue
+  b.pixels[0] = 12;
+  EXPECT_EQ(largest_pixel_difference(a, b), "largest difference 170 levels at pixel (5, 2) channel B");
+}
+
 TEST(JpegDecoder, DctScaledSizesRoundUp) {
   const auto jpeg = encode_jpeg(make_photo_like_rgb(67, 45, 1), 67, 45, 90, TJSAMP_420, false);
   JpegDecoder decoder;

@@ -89,7 +89,25 @@ TEST(JpegGpuCase, SwappedChannelsFailVerification) {
   RgbImage decoded;
   ASSERT_TRUE(decoder.decode(image.bytes.data(), image.bytes.size(), {1, 1}, decoded).ok);
   for (std::size_t i = 0; i + 2 < decoded.pixels.size(); i += 3) std::swap(decoded.pixels[i], decoded.pixels[i + 2]);
-  EXPECT_FALSE(verify_gpu_decode(decoded, image).ok);
+  const auto check = verify_gpu_decode(decoded, image);
+  EXPECT_FALSE(check.ok);
+  EXPECT_NE(check.how.find("largest difference"), std::string::npos) << check.how;  // and where
+}
+
+// Two decoders differ by rounding, so the GPU's output is held against TurboJPEG within a mean
+// bound, which one wrong byte cannot cross; the probe catches one wrong byte by comparing each
+// GPU batch with its first (first_pixel_difference, byte-exact), as gpu-burn compares results.
+TEST(JpegGpuCase, OneWrongByteInALaterBatchIsCaughtAgainstTheFirst) {
+  std::vector<unsigned char> rgb;
+  const JpegImage image = encoded_photo(96, 64, rgb);
+  JpegDecoder decoder;
+  RgbImage first, later;
+  ASSERT_TRUE(decoder.decode(image.bytes.data(), image.bytes.size(), {1, 1}, first).ok);
+  later = first;
+  later.pixels[3 * (96 * 63 + 95)] ^= 0x40;  // the last pixel's red
+  EXPECT_TRUE(verify_gpu_decode(later, image).ok);  // within the lossy bound
+  EXPECT_EQ(first_pixel_difference(later, first).rfind("pixel (95, 63) channel R is ", 0), 0u)
+      << first_pixel_difference(later, first);
 }
 
 TEST(JpegGpuCase, WrongSizeFailsVerification) {

@@ -190,6 +190,30 @@ TEST(JudgeProbes, SkippedFailedAndCaseErrors) {
   EXPECT_EQ(exit_code_of(judged), 1);
 }
 
+// A skipped case is said as skipped under its own key; a case whose verifier caught wrong data
+// fails by probe.unverified and says what it caught.
+TEST(JudgeProbes, SkippedCasesAndWrongResults) {
+  Report report;
+  ProbeOutcome probe{"pipecheck-jpeg", "decode", ProbeStatus::ok, "", 1, {}, {}};
+  probe.skipped_cases = {"decode/nvjpeg: no nvJPEG (libnvjpeg.so.13: not found)"};
+  report.probes.push_back(probe);
+  Judged judged = judge(report, {}, default_profile(), std::nullopt);
+  ASSERT_EQ(judged.judgements.size(), 1u);
+  EXPECT_EQ(judged.judgements[0].subject, "decode/nvjpeg");
+  EXPECT_EQ(judged.judgements[0].verdict, Verdict::skipped);
+  EXPECT_EQ(judged.judgements[0].explanation, "skipped: no nvJPEG (libnvjpeg.so.13: not found)");
+  EXPECT_EQ(exit_code_of(judged), 0);
+
+  report.probes[0].wrong_results = {"decode/full/threads:1: pixel (3, 4) channel G is 17, reference 200"};
+  judged = judge(report, {}, default_profile(), std::nullopt);
+  ASSERT_EQ(judged.judgements.size(), 2u);
+  EXPECT_EQ(judged.judgements[1].subject, "decode/full/threads:1");
+  EXPECT_EQ(judged.judgements[1].verdict, Verdict::fail);
+  EXPECT_EQ(judged.judgements[1].rule, "probe.unverified = fail");
+  EXPECT_TRUE(contains(judged.judgements[1].explanation, "pixel (3, 4) channel G")) << judged.judgements[1].explanation;
+  EXPECT_EQ(exit_code_of(judged), 1);
+}
+
 GpuInfo gpu_with_link(double gts, int width, double max_gts, int max_width) {
   GpuInfo gpu;
   gpu.cuda_index = 0;
@@ -290,6 +314,111 @@ TEST(JudgeReport, RecordedGpuRunEndToEnd) {
   EXPECT_EQ(find("inventory/gpu0/pcie_link").verdict, Verdict::pass);
   EXPECT_EQ(judged.overall, Verdict::fail);
   EXPECT_FALSE(judged.budget.has_value());
+}
+
+// ---- above the physical ceiling: invalid -------------------------------------------------
+
+// An H100 (vendor BF16 989.4 TFLOP/s at 1830 MHz; 132 SMs x 1980 MHz x 4096 = 1070.5 theoretical).
+Report gemm_report(double tflops) {
+  Measurement gemm;
+  gemm.key = "compute/gemm/bf16/gpu0";
+  gemm.stage = "compute";
+  gemm.what = "GEMM bf16, GPU 0";
+  gemm.unit = "TFLOP/s";
+  gemm.stats = {tflops, tflops, tflops, 5};
+  gemm.params = {{"dtype", "bf16"}, {"gpu", "0"}, {"gpu_bdf", "0000:17:00.0"}};
+  Report report;
+  report.probes.push_back({"pipecheck-gemm", "compute", ProbeStatus::ok, "", 3, {gemm}, {}});
+  return report;
+}
+
+Inventory h100_inventory() {
+  Inventory inventory;
+  inventory.gpus.push_back(gpu_with_link(32, 16, 32, 16));
+  return inventory;
+}
+
+TEST(JudgeInvalid, AboveThePhysicalCeilingIsInvalidWithAFindingAndExitOne) {
+  const Inventory inventory = h100_inventory();
+  Report report = gemm_report(1200);  // 112% of 1070.5: no H100 multiplies that fast
+  attach_ceilings(report, inventory);
+  const Judged judged = judge(report, inventory, default_profile(), std::nullopt);
+  const auto gemm = std::find_if(judged.judgements.begin(), judged.judgements.end(),
+                                 [](const Judgement& j) { return j.subject == "compute/gemm/bf16/gpu0"; });
+  ASSERT_NE(gemm, judged.judgements.end());
+  EXPECT_EQ(gemm->verdict, Verdict::invalid);
+  EXPECT_EQ(gemm->rule, "physical ceiling: above 105% is invalid");
+  EXPECT_TRUE(contains(gemm->explanation, "measured 1200 TFLOP/s, above the physical ceiling 1071 TFLOP/s: the probe "
+                                          "measured something else, or the ceiling is wrong"))
+      << gemm->explanation;
+  EXPECT_EQ(judged.overall, Verdict::invalid);
+  EXPECT_EQ(exit_code_of(judged), 1);
+  const auto finding = std::find_if(judged.findings.begin(), judged.findings.end(),
+                                    [](const Finding& f) { return f.severity == Verdict::invalid; });
+  ASSERT_NE(finding, judged.findings.end());
+  EXPECT_EQ(finding->evidence, (std::vector<std::string>{"compute/gemm/bf16/gpu0"}));
+  EXPECT_TRUE(contains(finding->text, "above the physical ceiling")) << finding->text;
+}
+
+TEST(JudgeInvalid, At104PercentItIsJudgedByItsThreshold) {
+  const Inventory inventory = h100_inventory();
+  Report report = gemm_report(1070.5 * 1.04);  // above the vendor figure, within the hardware
+  attach_ceilings(report, inventory);
+  const Judged judged = judge(report, inventory, default_profile(), std::nullopt);
+  for (const auto& j : judged.judgements) EXPECT_NE(j.verdict, Verdict::invalid) << j.subject << ": " << j.explanation;
+  EXPECT_EQ(judged.judgements[0].verdict, Verdict::pass);
+  for (const auto& f : judged.findings) EXPECT_NE(f.severity, Verdict::invalid) << f.text;
+  EXPECT_EQ(exit_code_of(judged), 0);
+}
+
+// Decode is held against linear scaling, a reference that 2-thread runs pass through noise.
+TEST(JudgeInvalid, DecodeAboveLinearScalingIsNotInvalid) {
+  Inventory inventory;
+  inventory.cpu.physical_cores = 2;
+  Measurement one = judged_against("decode/full/threads:1", "decode", 100, 0, {{"threads", "1"}, {"op", "full"}}, "images/s");
+  Measurement two = judged_against("decode/full/threads:2", "decode", 222, 0, {{"threads", "2"}, {"op", "full"}}, "images/s");
+  Report report = report_of({one, two}, "decode");
+  attach_ceilings(report, inventory);
+  ASSERT_NEAR(*report.probes[0].measurements[1].percent_of_ceiling, 111, 1e-9);
+  const Judged judged = judge(report, inventory, default_profile(), std::nullopt);
+  EXPECT_EQ(judged.judgements[1].verdict, Verdict::pass) << judged.judgements[1].explanation;
+  EXPECT_TRUE(contains(judged.judgements[1].explanation, "above linear scaling, which noise")) << judged.judgements[1].explanation;
+  EXPECT_NE(judged.overall, Verdict::invalid);
+}
+
+// The idle link reads 2.5 GT/s: copies above its 4 GB/s are the link training up, not invalid;
+// above the link's maximum they are.
+TEST(JudgeInvalid, PcieIsHeldAgainstTheLinksMaximum) {
+  Inventory inventory;
+  inventory.gpus.push_back(gpu_with_link(2.5, 16, 32, 16));
+  Measurement h2d;
+  h2d.key = "pcie/h2d/pinned/gpu0";
+  h2d.stage = "pcie";
+  h2d.unit = "GB/s";
+  h2d.stats = {52, 51, 53, 5};
+  h2d.params = {{"direction", "h2d"}, {"host_memory", "pinned"}, {"numa", "local"}, {"gpu_bdf", "0000:17:00.0"}};
+  Report report = report_of({h2d}, "pcie");
+  attach_ceilings(report, inventory);
+  EXPECT_GT(*report.probes[0].measurements[0].percent_of_ceiling, 1000);  // of the idle link
+  EXPECT_NE(only(report, inventory).verdict, Verdict::invalid);
+  report.probes[0].measurements[0].stats.median = 70;  // 111% of 63.0 GB/s (Gen5 x16)
+  const Judgement j = only(report, inventory);
+  EXPECT_EQ(j.verdict, Verdict::invalid);
+  EXPECT_TRUE(contains(j.explanation, "above the physical ceiling 63.0 GB/s")) << j.explanation;
+}
+
+// The CPU burn figure: 78880 GFLOP/s on 2 cores, where no ceiling is known.
+TEST(JudgeInvalid, CpuFlopsAboveTheSanityBound) {
+  Inventory inventory;
+  inventory.cpu.physical_cores = 2;
+  Measurement burn = judged_against("stress/cpu/fp64", "stress", 78880, 0, {{"dtype", "fp64"}}, "GFLOP/s");
+  burn.ceiling = CeilingResult::unknown("unknown: no cpufreq max clock");
+  const Judgement j = only(report_of({burn}, "stress"), inventory);
+  EXPECT_EQ(j.verdict, Verdict::invalid);
+  EXPECT_TRUE(contains(j.explanation, "above the physical ceiling 384 GFLOP/s")) << j.explanation;
+  EXPECT_TRUE(contains(j.explanation, "384 GFLOP/s = 2 cores x 6 GHz x 32 FP64 FLOP/cycle")) << j.explanation;
+  burn.stats.median = 93;  // a register FMA loop on this VM
+  EXPECT_NE(only(report_of({burn}, "stress"), inventory).verdict, Verdict::invalid);
 }
 
 TEST(JudgeReport, NothingJudgedIsInfoAndExitsZero) {

@@ -248,5 +248,24 @@ TEST(PcieChecksum, CatchesAFlippedByteAndSwappedWords) {
   EXPECT_NE(checksum_words(zeros.data(), zeros.size()), expected);
 }
 
+// What the checksum caught is named: the first word that differs, its byte offset in the copy
+// and both values, as the probe scans the target (the device side chunk by chunk) after a wrong
+// checksum.
+TEST(PcieChecksum, TheFlippedWordIsNamed) {
+  std::vector<std::uint64_t> words(4096);
+  for (std::uint64_t i = 0; i < words.size(); ++i) words[i] = pattern_word(7, 1000 + i);
+  EXPECT_EQ(pattern_differences(words.data(), words.size(), 7, 1000).count, 0u);
+  EXPECT_EQ(describe(pattern_differences(words.data(), words.size(), 7, 1000)), "");
+  const std::uint64_t expected = words[300];
+  reinterpret_cast<unsigned char*>(words.data())[8 * 300 + 6] ^= 0x02;
+  const PatternDifference difference = pattern_differences(words.data(), words.size(), 7, 1000);
+  EXPECT_EQ(difference.count, 1u);
+  EXPECT_EQ(difference.first_index, 1300u);  // its index in the whole copy, not in the chunk
+  EXPECT_EQ(difference.expected, expected);
+  const std::string text = describe(difference);
+  EXPECT_EQ(text.rfind("word 1300 (byte 10400) is 0x", 0), 0u) << text;
+  EXPECT_NE(text.find("; 1 word differs"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace pipecheck

@@ -170,6 +170,35 @@ TEST(OutcomeOfProcess, SkipNeedsEmptyStdout) {
             "no measurements in its output");
 }
 
+// Cases that skipped themselves with the documented prefix make a skipped probe when nothing
+// else ran; a case whose verifier caught wrong data keeps the probe ok, to be judged fail.
+TEST(OutcomeOfProcess, SkippedCasesAndWrongResultsAreNotCaseErrors) {
+  ProcessResult exited;
+  exited.ending = ProcessResult::Ending::exited;
+  exited.exit_code = 0;
+  const ProbeEntry probe{"pipecheck-jpeg", "decode", false, ""};
+  const std::string only_skipped = R"json({"benchmarks": [
+    {"name": "decode/nvjpeg/iterations:1", "run_type": "iteration", "error_occurred": true,
+     "error_message": "skipped: no nvJPEG (libnvjpeg.so.13: cannot open)"}]})json";
+  const ProbeOutcome skipped = outcome_of_process(probe, exited, only_skipped, "");
+  EXPECT_EQ(skipped.status, ProbeStatus::skipped);
+  EXPECT_EQ(skipped.reason, "skipped: decode/nvjpeg: no nvJPEG (libnvjpeg.so.13: cannot open)");
+  EXPECT_TRUE(skipped.case_errors.empty());
+
+  const std::string only_wrong = R"json({"benchmarks": [
+    {"name": "hostmem/read/real_time", "run_type": "iteration", "error_occurred": true,
+     "error_message": "wrong result: read: word 17 holds 5, expected 4"}]})json";
+  const ProbeOutcome wrong = outcome_of_process(probe, exited, only_wrong, "");
+  EXPECT_EQ(wrong.status, ProbeStatus::ok);
+  ASSERT_EQ(wrong.wrong_results.size(), 1u);
+  EXPECT_EQ(wrong.wrong_results[0], "hostmem/read: read: word 17 holds 5, expected 4");
+
+  const std::string skipped_and_error = R"json({"benchmarks": [
+    {"name": "a", "run_type": "iteration", "error_occurred": true, "error_message": "skipped: n/a"},
+    {"name": "b", "run_type": "iteration", "error_occurred": true, "error_message": "cudaMalloc failed"}]})json";
+  EXPECT_EQ(outcome_of_process(probe, exited, skipped_and_error, "").status, ProbeStatus::failed);
+}
+
 TEST(StageArguments, StorageGetsScratchAndPathsDecodeGetsImages) {
   RunOptions options;
   options.storage_paths = {"/data", "/dev/nvme0n1"};

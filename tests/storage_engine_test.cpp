@@ -171,6 +171,66 @@ TEST_P(StorageEngine, RandomReadsOfTheScratchPatternVerifyAndAWrongSeedFails) {
   EXPECT_EQ(bad.mismatches, 100u);
 }
 
+// A file holding the scratch pattern with one byte flipped on disk: the pattern check catches
+// it and names the file offset. The flip sits in a block header (checked on every read) and, in
+// a second file, in a block body of the first read (whose every word is checked).
+TEST_P(StorageEngine, OneFlippedByteOnDiskIsCaughtAndItsOffsetNamed) {
+  for (const std::uint64_t flipped : {std::uint64_t{5 * 4096 + 3}, std::uint64_t{2 * 4096 + 1000}}) {
+    std::string bytes(1 << 20, '\0');
+    fill_pattern(reinterpret_cast<unsigned char*>(bytes.data()), 0, bytes.size(), 7);
+    bytes[flipped] = static_cast<char>(bytes[flipped] ^ 0x20);
+    const fs::path path = dir_ / ("pattern-" + std::to_string(flipped));
+    write_file(path, bytes);
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    const PassResult pass = read_once(
+        GetParam(),
+        std::make_unique<SequentialWorkload>(fd, 0, bytes.size(), 64 << 10, 4096, ReadCheck{ReadCheck::pattern, 7}),
+        {1, 64 << 10, false, false});  // one read in flight: the first completion is the first read
+    close(fd);
+    EXPECT_EQ(pass.error, "");
+    EXPECT_EQ(pass.mismatches, 1u);
+    const std::string word = "offset " + std::to_string(flipped / 8 * 8) + ": read 0x";
+    EXPECT_EQ(pass.first_mismatch.rfind(word, 0), 0u) << pass.first_mismatch;
+  }
+}
+
+// The consistency check keeps each 4 KiB piece's sum, so two reads of the same bytes that
+// differ in one byte are told apart and the piece is named.
+TEST_P(StorageEngine, ConsistencyPiecesNameTheFirstDifferingPiece) {
+  const std::string written = random_bytes(256 << 10, 3);
+  std::string damaged = written;
+  damaged[123'457] = static_cast<char>(damaged[123'457] ^ 1);
+  write_file(dir_ / "good", written);
+  write_file(dir_ / "bad", damaged);
+  std::vector<PieceSum> sums[2];
+  int which = 0;
+  for (const char* name : {"good", "bad"}) {
+    const int fd = open((dir_ / name).c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    auto workload = std::make_unique<SequentialWorkload>(fd, 0, written.size(), 64 << 10, 4096,
+                                                         ReadCheck{ReadCheck::checksum, 0, true});
+    const SequentialWorkload& kept = *workload;
+    std::vector<std::unique_ptr<Reader>> readers;
+    readers.push_back(make_reader(GetParam(), {4, 64 << 10, false, false}));
+    std::vector<std::unique_ptr<ReadWorkload>> workloads;
+    workloads.push_back(std::move(workload));
+    EXPECT_EQ(run_pass(readers, workloads).error, "");
+    sums[which++] = kept.pieces();
+    close(fd);
+  }
+  ASSERT_EQ(sums[0].size(), written.size() / 4096);
+  EXPECT_FALSE(first_piece_difference(sums[0], sums[0]));
+  const auto difference = first_piece_difference(sums[0], sums[1]);
+  ASSERT_TRUE(difference);
+  EXPECT_EQ(difference->offset, 123'457u / 4096 * 4096);
+  // A piece one pass did not read at all is a difference too.
+  std::vector<PieceSum> short_read = sums[0];
+  short_read.pop_back();
+  ASSERT_TRUE(first_piece_difference(sums[0], short_read));
+  EXPECT_EQ(first_piece_difference(sums[0], short_read)->offset, written.size() - 4096);
+}
+
 TEST_P(StorageEngine, SeveralReaderThreadsSplitTheWork) {
   auto scratch = ScratchFile::create(dir_.string(), 16 << 20, 5);
   const int fd = scratch->buffered_fd();

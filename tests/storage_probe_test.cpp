@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/benchmark_json.hpp"
 #include "core/process_runner.hpp"
 #include "io/storage_target.hpp"
 
@@ -104,6 +105,28 @@ TEST_F(StorageProbe, ScratchRunIsVerifiedAndLeavesNothingBehind) {
   EXPECT_EQ(run.out.find("verified=no"), std::string::npos);
   EXPECT_NE(run.out.find("disk_kind="), std::string::npos);
   EXPECT_TRUE(fs::is_empty(scratch));
+}
+
+// On tmpfs the direct-I/O cases cannot apply: they are skipped cases with the reason and no
+// timing, while the buffered cases still measure.
+TEST_F(StorageProbe, DirectCasesOnTmpfsAreSkipsNotRuns) {
+  const fs::path shm = fs::path("/dev/shm") / ("pipecheck-probe-" + std::to_string(getpid()));
+  std::error_code ec;
+  fs::create_directories(shm, ec);
+  if (ec) GTEST_SKIP() << "no /dev/shm here: " << ec.message();
+  const ProbeRun run = run_probe(dir_, {"--scratch-dir=" + shm.string(), "--file-size=16M",
+                                        "--benchmark_filter=storage/seq_read"});
+  fs::remove_all(shm, ec);
+  ASSERT_TRUE(run.result.ok()) << run.result.describe() << run.err;
+  const ParsedBenchmarks parsed = parse_benchmark_json(run.out, "storage");
+  if (parsed.skipped_cases.empty()) GTEST_SKIP() << "this tmpfs accepts O_DIRECT (Linux 6.6+): nothing skips";
+  EXPECT_NE(parsed.skipped_cases.front().find("O_DIRECT refused"), std::string::npos) << parsed.skipped_cases.front();
+  EXPECT_TRUE(parsed.case_errors.empty()) << parsed.case_errors.front();
+  for (const auto& skipped : parsed.skipped_cases) {
+    const std::string key = skipped.substr(0, skipped.find(": "));
+    for (const auto& m : parsed.measurements) EXPECT_NE(m.key, key) << "a skipped case has a timing";
+  }
+  EXPECT_FALSE(parsed.measurements.empty()) << "the buffered cases still measure";
 }
 
 TEST_F(StorageProbe, ScratchGoneAfterSigint) {

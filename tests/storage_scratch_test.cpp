@@ -31,6 +31,30 @@ TEST(StorageScratch, PatternRoundTripsAndCatchesDamage) {
   EXPECT_FALSE(check_pattern(data.data(), 8192, data.size(), 42, true));
 }
 
+// One flipped byte anywhere in a read is caught by the full check, with the word's file offset
+// and both values named; in a block header even the headers-only check catches it.
+TEST(StorageScratch, FlippedByteIsCaughtAndNamed) {
+  std::vector<unsigned char> data(4 * kPatternBlock);
+  const std::uint64_t offset = 3 * kPatternBlock;
+  for (std::size_t at = 0; at < data.size(); at += 1001) {
+    fill_pattern(data.data(), offset, data.size(), 5);
+    ASSERT_FALSE(find_pattern_mismatch(data.data(), offset, data.size(), 5, true));
+    data[at] ^= 0x04;
+    const auto mismatch = find_pattern_mismatch(data.data(), offset, data.size(), 5, true);
+    ASSERT_TRUE(mismatch) << "byte " << at;
+    EXPECT_EQ(mismatch->offset, offset + at / 8 * 8);
+    EXPECT_NE(mismatch->found, mismatch->expected);
+    const bool header = at % kPatternBlock < 16;
+    EXPECT_EQ(find_pattern_mismatch(data.data(), offset, data.size(), 5, false).has_value(), header) << at;
+  }
+  fill_pattern(data.data(), offset, data.size(), 5);
+  data[kPatternBlock + 2] ^= 0x80;  // the second block's offset word
+  const std::string text = describe(*find_pattern_mismatch(data.data(), offset, data.size(), 5, false));
+  EXPECT_EQ(text.rfind("offset 16384: read 0x", 0), 0u) << text;
+  EXPECT_NE(text.find("the pattern holds 0x0000000000004000 (block header: a misplaced or stale block)"),
+            std::string::npos) << text;
+}
+
 TEST(StorageScratch, PatternOfAReadStartingMidBlock) {
   std::vector<unsigned char> whole(2 * kPatternBlock);
   fill_pattern(whole.data(), 0, whole.size(), 9);

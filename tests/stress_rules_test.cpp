@@ -53,6 +53,39 @@ TEST(StressVerify, CatchesAnInjectedWrongElement) {
   EXPECT_EQ(count_wrong_results(result, reference, 1e-3), 3u);
 }
 
+// The compare's host replay names what it caught: the element (row, column of the column-major
+// result), its value and the reference's.
+TEST(StressVerify, OneWrongElementIsNamed) {
+  const int n = 64;
+  std::vector<float> reference(n * n);
+  for (std::size_t i = 0; i < reference.size(); ++i) reference[i] = std::cos(0.003f * i) * 50.0f;
+  std::vector<float> result = reference;
+  EXPECT_EQ(check_results(result, reference, 1e-3).wrong, 0u);
+  EXPECT_EQ(describe_wrong_results(check_results(result, reference, 1e-3), n, true), "");
+  const std::size_t at = 17 * n + 3;  // row 3, column 17
+  result[at] = reference[at] + 1.0f;
+  const BurnCheck check = check_results(result, reference, 1e-3);
+  EXPECT_EQ(check.wrong, 1u);
+  EXPECT_EQ(check.first_index, at);
+  const std::string text = describe_wrong_results(check, n, true);
+  EXPECT_EQ(text.rfind("1 wrong, first at row 3, column 17: ", 0), 0u) << text;
+  EXPECT_NE(text.find(", the reference's "), std::string::npos) << text;
+  EXPECT_EQ(describe_wrong_results(check, n, false), "1 wrong, first at row 3, column 17");
+}
+
+TEST(StressVerify, MemtestNamesTheFirstFlippedWord) {
+  std::vector<std::uint32_t> words(1000);
+  for (std::size_t i = 0; i < words.size(); ++i) words[i] = memtest_word(2, 5000 + i);
+  words[321] ^= 1u << 17;
+  words[600] ^= 1u;
+  const BurnCheck check = check_memtest(words, 2, 5000);
+  EXPECT_EQ(check.wrong, 2u);
+  EXPECT_EQ(check.first_index, 5321u);
+  EXPECT_EQ(describe_memtest_errors(check, 2),
+            "2 words wrong, first word 5321 (byte 21284) of the tested memory reads 0x55575555, pattern 2 "
+            "wrote 0x55555555");
+}
+
 TEST(StressVerify, ToleranceIsRelativeAboveOne) {
   EXPECT_FALSE(burn_result_wrong(1000.5, 1000.0, 1e-3));
   EXPECT_TRUE(burn_result_wrong(1001.5, 1000.0, 1e-3));
