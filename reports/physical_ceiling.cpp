@@ -105,7 +105,8 @@ std::optional<Ceiling> cpu_flops_rule(const Measurement& m, const Inventory& inv
   if (!is_flop_rate(m.unit) || names_a_gpu(m)) return std::nullopt;
   std::string precision = param(m, "dtype");
   if (precision.empty()) precision = param(m, "precision");
-  const int cores = inventory.cpu.physical_cores > 0 ? inventory.cpu.physical_cores : inventory.cpu.logical_cpus;
+  const int cores = inventory.cpu.physical_cores.value_or(0) > 0 ? *inventory.cpu.physical_cores
+                                                                : inventory.cpu.logical_cpus.value_or(0);
   if (cores <= 0) return std::nullopt;  // no core counted: no bound is known, none is invented
   // Without a stated precision the FP32 bound, the looser one, so that no honest figure trips it.
   std::optional<Ceiling> bound =
