@@ -67,8 +67,9 @@ int run_cli(int argc, char** argv) {
   std::optional<int> timeout;
   auto* run = app.add_subcommand("run", "Run the probes and write a results folder");
   run->add_option("--only", run_options.only, "Stages to run (" + known_stages() + ")");
-  auto* quick_flag = run->add_flag("--quick", quick, "Short runs: 3 repetitions, smaller buffers");
-  run->add_flag("--full", full, "Long runs: 10 repetitions, larger buffers")->excludes(quick_flag);
+  auto* quick_flag = run->add_flag("--quick", quick, "Short runs: 5 repetitions a case, smaller buffers");
+  run->add_flag("--full", full, "Long runs: 10 to 200 repetitions until 2% noise (60 s a case), larger buffers")
+      ->excludes(quick_flag);
   run->add_option("--out", out_dir, "Folder the run's folder is written into")->capture_default_str();
   run->add_option("--timeout", timeout, "Time limit per probe, seconds")->check(CLI::PositiveNumber);
   run->add_option("--probe-dir", run_options.probe_dir, "Where the probe executables are");
@@ -89,6 +90,9 @@ int run_cli(int argc, char** argv) {
                   "Record the first run here (results/baseline.json); compare later runs to it");
   run->add_flag("--force-baseline", run_options.force_baseline,
                 "Compare against a baseline of another machine or schema version");
+  run->add_option("--wait-quiet", run_options.wait_quiet_seconds,
+                  "Before the first probe, wait up to this many seconds for other processes to calm down")
+      ->check(CLI::Range(0.0, 86400.0));
 
   ReportOptions report_options;
   auto* report = app.add_subcommand("report", "Judge a results folder again and render it (HTML, Markdown, JUnit, Prometheus)");

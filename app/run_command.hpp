@@ -31,6 +31,8 @@ struct RunOptions {
   std::string workload;                    // pipeline budget workload, e.g. "bytes=450KB,batch=256"
   std::filesystem::path baseline;          // first run recorded here, later runs compared to it
   bool force_baseline = false;             // compare with a baseline of another machine/schema
+  double wait_quiet_seconds = 0;           // --wait-quiet: wait up to this long for a quiet machine
+  double quiet_window_seconds = 1;         // how long the quiet check looks at the machine
 };
 
 // The arguments one stage needs beyond the mode's: the storage probe's paths and scratch

@@ -2,11 +2,13 @@
 // (skipped, not built, crashed, timed out, printed garbage).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/measurement.hpp"
 #include "core/outcome.hpp"
+#include "core/run_conditions.hpp"
 
 namespace pipecheck {
 
@@ -20,6 +22,9 @@ struct ProbeOutcome {
   std::vector<Measurement> measurements;
   // Cases that reported an error (Google Benchmark's error_occurred): "hostmem/read: ...".
   std::vector<std::string> case_errors;
+  // What else the machine did while it ran (measured by the driver); absent in reports written
+  // before conditions were measured, and for probes that did not run.
+  std::optional<RunConditions> conditions = std::nullopt;
 };
 
 }  // namespace pipecheck

@@ -73,7 +73,6 @@ struct ProbeData {
   std::vector<ImageSet> sets;
   ProbeConfig config;
   std::mutex mutex;
-  std::map<std::string, double> one_thread_rate;  // case key -> images/s of its 1-thread run
   std::map<std::string, Verification> verified;    // case key -> its one verification
 };
 ProbeData* g_data = nullptr;
@@ -127,12 +126,6 @@ Verification verify_op(const DecodeOp& op, const ImageSet& set, const ProbeConfi
   return {error >= 0 && error < bound, text};
 }
 
-std::string format_ratio(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3f", value);
-  return text;
-}
-
 // This thread's share of the set: every threads-th image, so all threads stay busy even
 // when the set is smaller than the thread count.
 std::vector<const JpegImage*> thread_share(const ImageSet& set, int thread, int threads) {
@@ -155,15 +148,7 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set,
   std::size_t next = 0, failures = 0;
   double pixels = 0;
   std::string failure;
-  // Started in the first iteration: the loop's start barrier waits for the other threads'
-  // untimed passes, which would otherwise count against this thread's rate.
-  std::chrono::steady_clock::time_point start;
-  bool started = false;
   for (auto _ : state) {
-    if (!started) {
-      start = std::chrono::steady_clock::now();
-      started = true;
-    }
     const JpegImage& image = *share[next];
     next = next + 1 == share.size() ? 0 : next + 1;
     const DecodeResult result = apply_op(decoder, image, op, data.config, decoded, resized, scratch);
@@ -173,8 +158,6 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set,
     }
     pixels += static_cast<double>(image.header.width) * image.header.height;
   }
-  const double seconds =
-      started ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0;
   if (failures > 0) {
     state.SkipWithError((std::to_string(failures) + " decodes failed, last: " + failure).c_str());
     return;
@@ -191,7 +174,6 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set,
     if (it == data.verified.end()) it = data.verified.emplace(case_key, verify_op(op, set, data.config)).first;
     verification = it->second;
   }
-  const double rate = seconds > 0 ? threads * static_cast<double>(state.iterations()) / seconds : 0;
   auto label = data.config.corpus_label;
   label["what"] = std::string(op.what) + (set.name == "progressive" ? " (progressive)" : "") +
                   ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
@@ -210,16 +192,8 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set,
                                        data.config.train_size.first, data.config.train_size.second);
     label["dct_scale"] = std::to_string(s.num) + "/" + std::to_string(s.denom);
   }
-  {
-    std::lock_guard<std::mutex> lock(data.mutex);
-    if (threads == 1) {
-      data.one_thread_rate[case_key] = rate;  // the last (final) 1-thread run of this case
-    } else if (const auto it = data.one_thread_rate.find(case_key); it != data.one_thread_rate.end()) {
-      if (const auto e = scaling_efficiency(it->second, rate, threads)) {
-        label["scaling_efficiency"] = format_ratio(*e);
-      }
-    }
-  }
+  // Scaling efficiency is the report's: pair by pair over the 1-thread and N-thread repetitions,
+  // which core/repetition_rounds runs interleaved (reports/scaling_pairs).
   state.SetLabel(encode_label(label));
 }
 

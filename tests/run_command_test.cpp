@@ -29,6 +29,7 @@ class RunSuiteTest : public ::testing::Test {
     options_.out = out_;
     options_.probe_dir = kProbes;
     options_.timeout_seconds = 2;
+    options_.quiet_window_seconds = 0.05;
   }
   void TearDown() override { fs::remove_all(out_); }
 
@@ -95,6 +96,24 @@ TEST_F(RunSuiteTest, EveryFailureIsRecordedAndTheRunGoesOn) {
 TEST_F(RunSuiteTest, AllGoodExitsZero) {
   EXPECT_EQ(run({{"good", "good_probe.sh", false, ""}, {"skip", "skip_probe.sh", false, ""}}), 0);
   EXPECT_NE(stdout_.str().find("results: "), std::string::npos);
+}
+
+TEST_F(RunSuiteTest, ConditionsAroundEveryProbeAndTheQuietCheckAreRecorded) {
+  EXPECT_EQ(run({{"good", "good_probe.sh", false, ""}, {"crash", "crash_probe.sh", false, ""}}), 1);
+  const auto document = nlohmann::json::parse(read_file(run_folder() / "report.json"));
+  for (const auto& probe : document["probes"]) {
+    const auto& c = probe["conditions"];
+    ASSERT_TRUE(c.is_object()) << probe.dump();
+    for (const char* key : {"other_cpu_percent", "steal_percent", "iowait_percent", "loadavg_1m", "governor",
+                            "usable_cpus", "top_consumers", "gpu_processes"}) {
+      EXPECT_TRUE(c.contains(key)) << key;
+    }
+    EXPECT_GE(c["other_cpu_percent"].get<double>(), 0.0);
+    EXPECT_FALSE(c["governor"].get<std::string>().empty());
+  }
+  EXPECT_TRUE(document["quiet_check"].is_object());
+  EXPECT_NE(stdout_.str().find("Conditions (others = CPU other processes used"), std::string::npos) << stdout_.str();
+  EXPECT_NE(stderr_.str().find("other processes used"), std::string::npos) << "progress lines say the load";
 }
 
 TEST_F(RunSuiteTest, OnlySelectsStages) {

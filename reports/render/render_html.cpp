@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "inventory/software_stack.hpp"
+#include "reports/render/conditions_text.hpp"
 #include "reports/render/escape.hpp"
 #include "reports/render/summary_table.hpp"
 #include "reports/render/svg_chart.hpp"
@@ -714,6 +715,7 @@ std::string render_html(const Report& report, const Inventory& inventory, const 
   if (extras.telemetry) render_telemetry(out, *extras.telemetry);
   render_checks(out, report, judged);
   render_probes(out, report);
+  out << render_conditions_html(report);
   render_inventory(out, inventory);
   if (!extras.baseline_comparison.empty()) {
     out << "<section id=\"baseline\"><h2>Against the baseline</h2>\n<pre>" << h(extras.baseline_comparison)

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "reports/render/conditions_text.hpp"
 #include "reports/render/escape.hpp"
 #include "reports/render/summary_table.hpp"
 
@@ -142,6 +143,7 @@ std::string render_markdown(const Report& report, const Inventory& inventory, co
     out << "\n## Probes without full results\n\n| Probe | Stage | Status | Reason |\n|---|---|---|---|\n" << problems;
   }
 
+  out << render_conditions_markdown(report);
   if (extras.telemetry) render_telemetry(out, *extras.telemetry);
 
   if (!extras.baseline_comparison.empty()) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "reports/render/conditions_text.hpp"
 #include "reports/render/render_support.hpp"
 
 namespace pipecheck {
@@ -218,6 +219,7 @@ std::string render_summary(const Report& report, const Judged& judged, bool colo
     for (const auto& error : probe.case_errors) problems += wrap("case error: " + error, std::string(12, ' '), std::string(14, ' '));
   }
   if (!problems.empty()) out << "\nProbes without full results:\n" << problems;
+  out << render_conditions_summary(report);
 
   if (judged_any) {
     std::string word = verdict_word(judged.overall);
