@@ -91,6 +91,8 @@ TEST(BenjaminiHochberg, AdjustsAndKeepsOrder) {
   EXPECT_NEAR(q[1], 0.04, 1e-12);
   EXPECT_NEAR(q[2], 0.04, 1e-12);
   EXPECT_NEAR(q[3], 0.02, 1e-12);
+  // Never above the q of a larger p: 0.01 x 2 / 1 would be 0.02, but 0.012's q is 0.012.
+  EXPECT_DOUBLE_EQ(benjamini_hochberg({0.01, 0.012})[0], 0.012);
   // One small p among many: not a discovery at 0.05.
   std::vector<double> many(20, 0.8);
   many[3] = 2.0 / 252;

@@ -74,6 +74,7 @@ TEST(StoppingRule, GroupStopsOnCountNoiseOrTime) {
   EXPECT_EQ(group_stop_reason({noisy}, 1, policy), StopReason::running);
   // One noisy member keeps the whole group going: its repetitions stay paired.
   EXPECT_EQ(group_stop_reason({quiet, noisy}, 1, policy), StopReason::running);
+  EXPECT_EQ(group_stop_reason({noisy, quiet}, 1, policy), StopReason::running);
   // The cap is per case: a group of two may take twice as long.
   EXPECT_EQ(group_stop_reason({quiet, noisy}, 15, policy), StopReason::running);
   EXPECT_EQ(group_stop_reason({quiet, noisy}, 20, policy), StopReason::time_cap);
