@@ -80,6 +80,8 @@ int run_cli(int argc, char** argv) {
       ->check(CLI::ExistingPath);
   run->add_option("--images", run_options.images_dir, "JPEG dataset folder for the decode probe")
       ->check(CLI::ExistingDirectory);
+  run->add_option("--decode-size", run_options.decode_size,
+                  "WIDTHxHEIGHT of the decode probe's generated images (default 2000x1500)");
   run->add_option("--profile", run_options.profile_path,
                   "Acceptance profile (key = value lines) overlaying the default")
       ->check(CLI::ExistingFile);

@@ -13,6 +13,7 @@
 #include "app/gpu_conditions_watch.hpp"
 #include "app/quiet_check.hpp"
 #include "inventory/inventory_collect.hpp"
+#include "io/jpeg_scaling.hpp"
 #include "core/benchmark_json.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
@@ -237,8 +238,9 @@ std::vector<std::string> stage_arguments(const std::string& stage, const RunOpti
   if (stage == "storage") {
     args.push_back("--scratch-dir=" + run_folder.string());
     for (const auto& path : options.storage_paths) args.push_back("--path=" + path);
-  } else if (stage == "decode" && !options.images_dir.empty()) {
-    args.push_back("--images=" + options.images_dir);
+  } else if (stage == "decode") {
+    if (!options.images_dir.empty()) args.push_back("--images=" + options.images_dir);
+    if (!options.decode_size.empty()) args.push_back("--size=" + options.decode_size);
   }
   return args;
 }
@@ -303,6 +305,7 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
       options.profile_path.empty() ? default_profile() : load_profile(options.profile_path);
   std::optional<Workload> workload;
   if (!options.workload.empty()) workload = parse_workload(options.workload);
+  if (!options.decode_size.empty()) parse_dimensions("decode-size", options.decode_size);
   const fs::path probe_dir = options.probe_dir.empty() ? executable_dir() : options.probe_dir;
   check_probes_present(probes, probe_dir);
 

@@ -27,6 +27,7 @@ struct RunOptions {
   bool color = false;
   std::vector<std::string> storage_paths;  // forwarded to the storage probe as --path
   std::string images_dir;                  // forwarded to the decode probe as --images
+  std::string decode_size;                 // forwarded to the decode probe as --size (generated corpus)
   std::filesystem::path profile_path;      // acceptance profile overlaying the default; empty = default
   std::string workload;                    // pipeline budget workload, e.g. "bytes=450KB,batch=256"
   std::filesystem::path baseline;          // first run recorded here, later runs compared to it

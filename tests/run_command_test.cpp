@@ -135,6 +135,17 @@ TEST_F(RunSuiteTest, UnknownStageIsAUsageErrorAndWritesNothing) {
   EXPECT_FALSE(fs::exists(out_));
 }
 
+TEST_F(RunSuiteTest, BadDecodeSizeIsAUsageErrorAndWritesNothing) {
+  options_.decode_size = "4000by3000";
+  try {
+    run({{"good", "good_probe.sh", false, ""}});
+    FAIL() << "accepted a bad size";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("--decode-size 4000by3000"), std::string::npos) << error.what();
+  }
+  EXPECT_FALSE(fs::exists(out_));
+}
+
 TEST_F(RunSuiteTest, MissingProbeBinaryIsAUsageErrorAndWritesNothing) {
   EXPECT_THROW(run({{"ghost", "no_such_probe", false, ""}}), UsageError);
   EXPECT_FALSE(fs::exists(out_));
@@ -173,6 +184,8 @@ TEST(StageArguments, StorageGetsScratchAndPathsDecodeGetsImages) {
   EXPECT_TRUE(stage_arguments("hostmem", options, "/r").empty());
   options.images_dir.clear();
   EXPECT_TRUE(stage_arguments("decode", options, "/r").empty());
+  options.decode_size = "4000x3000";
+  EXPECT_EQ(stage_arguments("decode", options, "/r"), (std::vector<std::string>{"--size=4000x3000"}));
 }
 
 TEST(ProbeArguments, QuickAndFullDiffer) {
