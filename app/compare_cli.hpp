@@ -4,6 +4,7 @@
 // regression could not be told apart from noise or busy conditions.
 #pragma once
 
+#include <filesystem>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -22,6 +23,10 @@ struct CompareCliState {
   double threshold_percent = 3.0;   // smallest change of a median that counts
   double tolerance_percent = 10.0;  // fleet: shortfall from the fleet median that names an outlier
 };
+
+// A compare input as given, or, for an --out folder (no report.json, run folders inside), the
+// latest run inside it by its started_utc; `note` then says which run was taken.
+std::filesystem::path run_input_of(const std::filesystem::path& input, std::string& note);
 
 // Adds the `compare` subcommand, its arguments bound to `state`.
 CLI::App* add_compare_command(CLI::App& app, CompareCliState& state);

@@ -54,7 +54,9 @@ std::optional<std::string> busy_reason(const ProbeOutcome& probe, const Measurem
 
 Judgement judge_under_conditions(Judgement judgement, const ProbeOutcome& probe, const Measurement& m,
                                  const Profile& profile) {
-  if (judgement.verdict != Verdict::fail || judgement.probe_failed) return judgement;
+  // A failure, or a verdict already inconclusive for its spread: the load is said first.
+  const bool could_fail = judgement.verdict == Verdict::fail || judgement.verdict == Verdict::inconclusive;
+  if (!could_fail || judgement.probe_failed) return judgement;
   std::string rule;
   const auto reason = busy_reason(probe, m, profile, rule);
   if (!reason) return judgement;

@@ -25,7 +25,8 @@ std::optional<std::string> busy_reason(const ProbeOutcome& probe, const Measurem
                                        std::string& rule);
 
 // A failed verdict on `m` taken under busy conditions turns inconclusive, its explanation kept
-// after the reason. Others (pass, warn, invalid, a crashed probe) are returned as they are.
+// after the reason; one already inconclusive (its spread straddles the threshold) names the load
+// too. Others (pass, warn, invalid, a crashed probe) are returned as they are.
 Judgement judge_under_conditions(Judgement judgement, const ProbeOutcome& probe, const Measurement& m,
                                  const Profile& profile);
 

@@ -75,6 +75,14 @@ TEST(Inconclusive, ProfileSetsTheLimitOrDropsIt) {
   EXPECT_EQ(judge_one(probe_with(scaling(45, 44, 47), 187), off).verdict, Verdict::fail);
 }
 
+TEST(Inconclusive, AStraddlingSpreadUnderLoadNamesTheLoadFirst) {
+  const Judgement j = judge_one(probe_with(scaling(58, 40, 90), 187));
+  EXPECT_EQ(j.verdict, Verdict::inconclusive);
+  EXPECT_EQ(j.explanation.rfind("measured while the machine was busy: other processes used 187% of one core", 0), 0u)
+      << j.explanation;
+  EXPECT_TRUE(contains(j.explanation, "straddles the 60.0% minimum")) << j.explanation;
+}
+
 TEST(Inconclusive, StealBeyondItsLimit) {
   ProbeOutcome probe = probe_with(scaling(45, 44, 47), 0);
   probe.conditions->steal_percent = 25;

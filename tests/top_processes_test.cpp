@@ -86,8 +86,9 @@ TEST(TopProcesses, RealBusyChildIsNamed) {
   const auto found = std::find_if(all.begin(), all.end(), [&](const ProcessCpu& c) { return c.pid == child; });
   ASSERT_NE(found, all.end()) << describe_consumers(all);
   EXPECT_EQ(found->command, "pc-busy-loop");
-  // A busy loop on a shared 2-CPU machine still gets a good share of a core.
-  EXPECT_GT(found->cpu_percent, 20) << describe_consumers(all);
+  // A busy loop gets some share of a core, however loaded the machine (CI runs 2 CPUs with
+  // many tests at once: a share as low as a few percent has been seen).
+  EXPECT_GT(found->cpu_percent, 0.5) << describe_consumers(all);
   EXPECT_LE(found->cpu_percent, 105);
 }
 

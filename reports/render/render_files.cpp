@@ -1,7 +1,11 @@
 // Results-folder output of the renderers (see render_files.hpp).
 #include "reports/render/render_files.hpp"
 
+#include <unistd.h>
+
 #include <exception>
+
+#include "core/errors.hpp"
 
 #include "core/file_io.hpp"
 #include "reports/render/render_html.hpp"
@@ -41,6 +45,21 @@ std::vector<std::filesystem::path> write_rendered_reports(const std::filesystem:
     written.push_back(folder / name);
   }
   return written;
+}
+
+void check_prom_textfile_dir(const std::filesystem::path& dir) {
+  std::error_code error;
+  const std::string name = "--prom-textfile " + dir.string();
+  if (!std::filesystem::exists(dir, error)) throw UsageError(name + ": no such folder");
+  if (!std::filesystem::is_directory(dir, error)) throw UsageError(name + ": not a folder");
+  if (access(dir.c_str(), W_OK | X_OK) != 0) throw UsageError(name + ": not writable");
+}
+
+std::filesystem::path write_prom_textfile(const std::filesystem::path& dir, const Report& report,
+                                          const Inventory& inventory, const RenderExtras& extras) {
+  const std::filesystem::path path = dir / kPrometheusFile;
+  write_file_atomically(path, render_prometheus(report, inventory, report.judged, extras));
+  return path;
 }
 
 }  // namespace pipecheck

@@ -29,4 +29,13 @@ RenderExtras read_render_extras(const std::filesystem::path& folder, std::vector
 std::vector<std::filesystem::path> write_rendered_reports(const std::filesystem::path& folder, const Report& report,
                                                           const Inventory& inventory, const RenderExtras& extras);
 
+// node_exporter's textfile collector folder (`--prom-textfile DIR`): throws UsageError naming the
+// folder when it is missing, not a folder or not writable, so a run refuses it before it starts.
+void check_prom_textfile_dir(const std::filesystem::path& dir);
+// Writes DIR/pipecheck.prom atomically: a temporary name the collector ignores (it reads only
+// *.prom), fsync, rename; the collector never reads half a file. Returns the path; throws
+// RunError when it cannot be written.
+std::filesystem::path write_prom_textfile(const std::filesystem::path& dir, const Report& report,
+                                          const Inventory& inventory, const RenderExtras& extras);
+
 }  // namespace pipecheck
