@@ -19,9 +19,11 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# The suite with defaults; results/<host>-<UTC time>/ holds inventory, probe JSON, report.
+# The suite with defaults; results/<host>-<UTC time>/ holds inventory, probe JSON, report. The
+# last line states pipecheck's verdict and exit code; make's own status stays pipecheck's.
 bench: build
-	@$(BUILD_DIR)/bin/pipecheck run --out $(RESULTS) --baseline $(RESULTS)/baseline.json
+	@$(BUILD_DIR)/bin/pipecheck run --out $(RESULTS) --baseline $(RESULTS)/baseline.json; \
+	code=$$?; scripts/bench-verdict.sh $$code; exit $$code
 
 quick: build
 	@$(BUILD_DIR)/bin/pipecheck run --quick --out $(RESULTS)

@@ -71,8 +71,9 @@ int run_cli(int argc, char** argv) {
   // "--only decode,hostmem" and "--only decode hostmem" alike.
   run->add_option("--only", run_options.only, "Stages to run, comma- or space-separated (" + known_stages() + ")")
       ->delimiter(',');
-  auto* quick_flag = run->add_flag("--quick", quick, "Short runs: 3 repetitions, smaller buffers");
-  run->add_flag("--full", full, "Long runs: 10 repetitions, larger buffers")->excludes(quick_flag);
+  auto* quick_flag = run->add_flag("--quick", quick, "Short runs: 5 repetitions a case, smaller buffers");
+  run->add_flag("--full", full, "Long runs: 10 to 200 repetitions until 2% noise (60 s a case), larger buffers")
+      ->excludes(quick_flag);
   run->add_option("--out", out_dir, "Folder the run's folder is written into")->capture_default_str();
   run->add_option("--timeout", timeout, "Time limit per probe, seconds")->check(CLI::PositiveNumber);
   run->add_option("--probe-dir", run_options.probe_dir, "Where the probe executables are");
@@ -83,6 +84,8 @@ int run_cli(int argc, char** argv) {
       ->check(CLI::ExistingPath);
   run->add_option("--images", run_options.images_dir, "JPEG dataset folder for the decode probe")
       ->check(CLI::ExistingDirectory);
+  run->add_option("--decode-size", run_options.decode_size,
+                  "WIDTHxHEIGHT of the decode probe's generated images (default 2000x1500)");
   run->add_option("--profile", run_options.profile_path,
                   "Acceptance profile (key = value lines) overlaying the default")
       ->check(CLI::ExistingFile);
@@ -93,6 +96,9 @@ int run_cli(int argc, char** argv) {
                   "Record the first run here (results/baseline.json); compare later runs to it");
   run->add_flag("--force-baseline", run_options.force_baseline,
                 "Compare against a baseline of another machine or schema version");
+  run->add_option("--wait-quiet", run_options.wait_quiet_seconds,
+                  "Before the first probe, wait up to this many seconds for other processes to calm down")
+      ->check(CLI::Range(0.0, 86400.0));
   std::optional<int> run_width;
   run->add_option("--width", run_width, "Columns of the terminal summary (default: $COLUMNS, else the terminal's)")
       ->check(CLI::Range(kMinSummaryWidth, 1000));

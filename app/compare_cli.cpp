@@ -106,6 +106,7 @@ int compare_two(const CompareCliState& state, std::ostream& out, std::ostream& e
   const auto forced = version_notes(a, b);
   CompareOptions options;
   options.threshold_percent = state.threshold_percent;
+  options.force = state.force;
   Comparison comparison = compare_runs(a, b, options);
   comparison.notes.insert(comparison.notes.begin(), forced.begin(), forced.end());
   // Another host is already noted by compare_reports; the same host with other GPUs is not.
@@ -120,7 +121,7 @@ int compare_two(const CompareCliState& state, std::ostream& out, std::ostream& e
   } else {
     out << render_comparison_text(comparison, use_color(state, out));
   }
-  return comparison.has_regression() ? 1 : 0;
+  return code(comparison.exit_code());
 }
 
 int compare_fleet(const CompareCliState& state, std::ostream& out) {
@@ -150,7 +151,8 @@ CLI::App* add_compare_command(CLI::App& app, CompareCliState& state) {
                       "Run folders, report.json or baseline.json files; with --fleet also folders "
                       "holding run folders");
   compare->add_flag("--fleet", state.fleet, "Compare many hosts' runs and name outlier hosts and GPUs");
-  compare->add_flag("--force", state.force, "Compare runs of different report schema versions");
+  compare->add_flag("--force", state.force,
+                    "Compare runs of different report schema versions, and probes that ran under busy conditions");
   compare->add_option("--threshold", state.threshold_percent,
                       "Smallest change of a median, in %, that counts as a regression")
       ->check(CLI::NonNegativeNumber)

@@ -1,6 +1,7 @@
 // `pipecheck compare`: two runs (A B) measurement by measurement, or many hosts' runs (a fleet)
 // naming the outlier hosts and GPUs. Exit 0 nothing wrong, 1 a regression beyond noise or an
-// outlier (so CI can gate on it), 2 bad input.
+// outlier (so CI can gate on it), 2 bad input, 4 nothing regressed but a change as large as a
+// regression could not be told apart from noise or busy conditions.
 #pragma once
 
 #include <filesystem>
@@ -15,7 +16,7 @@ namespace pipecheck {
 struct CompareCliState {
   std::vector<std::string> inputs;  // run folders, report.json or baseline.json files
   bool fleet = false;               // also implied by more than two inputs
-  bool force = false;               // compare across schema versions
+  bool force = false;               // compare across schema versions and busy conditions
   bool json = false;
   bool markdown = false;
   bool no_color = false;

@@ -1,22 +1,29 @@
 // The probe driver behind `pipecheck run`.
 #include "app/run_command.hpp"
 
+#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <iostream>
+#include <limits>
 #include <set>
 
+#include "app/gpu_conditions_watch.hpp"
+#include "app/quiet_check.hpp"
 #include "inventory/inventory_collect.hpp"
+#include "io/jpeg_scaling.hpp"
 #include "core/benchmark_json.hpp"
 #include "core/case_messages.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
+#include "core/run_conditions.hpp"
 #include "pipecheck_config.hpp"
 #include "reports/baseline.hpp"
+#include "reports/inconclusive.hpp"
 #include "reports/judge.hpp"
 #include "reports/render/render_files.hpp"
 #include "reports/report.hpp"
@@ -126,8 +133,35 @@ fs::path create_run_folder(const fs::path& out, const std::string& base_name) {
   return folder;
 }
 
+int affinity_count() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+}
+
+// Measures what else the machine did while `run` ran a probe: the driver sees the whole machine
+// (the probe's own CPU comes from its rusage), and watches the GPUs on a thread meanwhile.
+template <typename RunProbe>
+ProcessResult run_measuring_conditions(GpuConditionsWatch& gpus, RunConditions& conditions, RunProbe run) {
+  const ConditionsSnapshot before = take_conditions_snapshot();
+  gpus.start();
+  const ProcessResult process = run();
+  gpus.stop_into(conditions);
+  const ConditionsSnapshot after = take_conditions_snapshot();
+  const int self = static_cast<int>(getpid());
+  std::set<int> own = process_tree(before.processes, self);
+  for (int pid : process_tree(after.processes, self)) own.insert(pid);
+  RunConditions measured = conditions_between(before, after, process.cpu_seconds, own, sysconf(_SC_CLK_TCK));
+  measured.gpu_processes = std::move(conditions.gpu_processes);
+  measured.gpu_clock_events = std::move(conditions.gpu_clock_events);
+  measured.gpu_note = std::move(conditions.gpu_note);
+  add_machine_facts(measured, SysfsRoot("/"), affinity_count());
+  conditions = std::move(measured);
+  return process;
+}
+
 ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
-                           const fs::path& probe_dir, const fs::path& folder) {
+                           const fs::path& probe_dir, const fs::path& folder, GpuConditionsWatch& gpus) {
   if (probe.needs_cuda && !PIPECHECK_HAVE_CUDA) {
     ProbeOutcome outcome{probe.executable, probe.stage, ProbeStatus::not_built,
                          "not built: no CUDA toolkit", 0, {}, {}};
@@ -140,7 +174,8 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
   spec.stdout_path = folder / (probe.stage + ".stdout");
   spec.stderr_path = folder / (probe.stage + ".log");
   spec.time_limit = std::chrono::seconds(options.timeout_seconds.value_or(default_timeout_seconds(options.mode)));
-  const ProcessResult process = run_process(spec);
+  RunConditions conditions;
+  const ProcessResult process = run_measuring_conditions(gpus, conditions, [&] { return run_process(spec); });
 
   std::string stdout_text, stderr_text;
   try {
@@ -150,6 +185,7 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
     // Unreadable output is judged as no output.
   }
   ProbeOutcome outcome = outcome_of_process(probe, process, stdout_text, stderr_text);
+  outcome.conditions = std::move(conditions);
   std::error_code error;
   if (outcome.status == ProbeStatus::ok) {
     fs::rename(spec.stdout_path, folder / (probe.stage + ".json"), error);
@@ -163,7 +199,9 @@ void print_progress(std::ostream& err, const ProbeOutcome& outcome) {
   err << "pipecheck: " << outcome.stage << " (" << outcome.probe << "): " << to_string(outcome.status);
   if (!outcome.reason.empty()) err << " - " << outcome.reason;
   err << " [" << static_cast<long>(outcome.seconds + 0.5) << " s, "
-      << outcome.measurements.size() << " measurements]\n";
+      << outcome.measurements.size() << " measurements";
+  if (outcome.conditions) err << "; " << describe_load(*outcome.conditions);
+  err << "]\n";
 }
 
 }  // namespace
@@ -177,18 +215,21 @@ const char* mode_name_of(ProbeMode mode) {
 }
 
 std::vector<std::string> probe_arguments(ProbeMode mode) {
-  // Repetitions give the median with min and max; the minimum time keeps each one long enough
-  // to swamp timer and warm-up noise.
+  // The minimum time keeps each repetition long enough to swamp timer and warm-up noise; the
+  // repetitions (core/stopping_rule) are a fixed 5 in quick mode, else repeated until the
+  // median's noise is under 2% or the case's time cap.
   switch (mode) {
     case ProbeMode::quick:
-      return {"--benchmark_format=json", "--benchmark_repetitions=3",
-              "--benchmark_min_time=0.05", "--pipecheck_quick"};
+      return {"--benchmark_format=json", "--benchmark_min_time=0.05", "--pipecheck_quick",
+              "--pipecheck_repetitions=5"};
     case ProbeMode::full:
-      return {"--benchmark_format=json", "--benchmark_repetitions=10",
-              "--benchmark_min_time=0.5", "--pipecheck_full"};
+      return {"--benchmark_format=json", "--benchmark_min_time=0.5", "--pipecheck_full",
+              "--pipecheck_min_repetitions=10", "--pipecheck_max_repetitions=200",
+              "--pipecheck_target_noise=2", "--pipecheck_case_seconds=60"};
     default:
-      return {"--benchmark_format=json", "--benchmark_repetitions=5",
-              "--benchmark_min_time=0.2"};
+      return {"--benchmark_format=json", "--benchmark_min_time=0.2",
+              "--pipecheck_min_repetitions=5", "--pipecheck_max_repetitions=100",
+              "--pipecheck_target_noise=2", "--pipecheck_case_seconds=10"};
   }
 }
 
@@ -200,8 +241,9 @@ std::vector<std::string> stage_arguments(const std::string& stage, const RunOpti
     // labels that stays true after the run folder drops its ".incomplete".
     args.push_back("--scratch-dir=" + run_folder.parent_path().string());
     for (const auto& path : options.storage_paths) args.push_back("--path=" + path);
-  } else if (stage == "decode" && !options.images_dir.empty()) {
-    args.push_back("--images=" + options.images_dir);
+  } else if (stage == "decode") {
+    if (!options.images_dir.empty()) args.push_back("--images=" + options.images_dir);
+    if (!options.decode_size.empty()) args.push_back("--size=" + options.decode_size);
   }
   return args;
 }
@@ -276,6 +318,7 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
       options.profile_path.empty() ? default_profile() : load_profile(options.profile_path);
   std::optional<Workload> workload;
   if (!options.workload.empty()) workload = parse_workload(options.workload);
+  if (!options.decode_size.empty()) parse_dimensions("decode-size", options.decode_size);
   const fs::path probe_dir = options.probe_dir.empty() ? executable_dir() : options.probe_dir;
   check_probes_present(probes, probe_dir);
   if (!options.prom_textfile.empty()) check_prom_textfile_dir(options.prom_textfile);
@@ -292,10 +335,16 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   write_file_atomically(folder / "inventory.json", json_text(nlohmann::json(inventory)) + "\n");
 
   InterruptGuard guard;
+  GpuConditionsWatch gpus;
+  QuietCheckOptions quiet;
+  quiet.threshold_percent = profile.threshold(kOtherCpuKey).value_or(std::numeric_limits<double>::infinity());
+  quiet.wait_seconds = options.wait_quiet_seconds;
+  quiet.window_seconds = options.quiet_window_seconds;
+  report.quiet_check = check_machine_quiet(quiet, gpus, g_interrupted, err);
   for (const auto& probe : probes) {
     if (g_interrupted.load()) break;
     err << "pipecheck: running " << probe.stage << " (" << probe.executable << ") ...\n";
-    report.probes.push_back(run_one_probe(probe, options, probe_dir, folder));
+    report.probes.push_back(run_one_probe(probe, options, probe_dir, folder, gpus));
     print_progress(err, report.probes.back());
   }
   report.finished_utc = utc_now_iso();

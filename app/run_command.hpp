@@ -29,10 +29,13 @@ struct RunOptions {
   std::filesystem::path prom_textfile;     // node_exporter textfile folder; empty = none
   std::vector<std::string> storage_paths;  // forwarded to the storage probe as --path
   std::string images_dir;                  // forwarded to the decode probe as --images
+  std::string decode_size;                 // forwarded to the decode probe as --size (generated corpus)
   std::filesystem::path profile_path;      // acceptance profile overlaying the default; empty = default
   std::string workload;                    // pipeline budget workload, e.g. "bytes=450KB,batch=256"
   std::filesystem::path baseline;          // first run recorded here, later runs compared to it
   bool force_baseline = false;             // compare with a baseline of another machine/schema
+  double wait_quiet_seconds = 0;           // --wait-quiet: wait up to this long for a quiet machine
+  double quiet_window_seconds = 1;         // how long the quiet check looks at the machine
 };
 
 // The arguments one stage needs beyond the mode's: the storage probe's paths and scratch

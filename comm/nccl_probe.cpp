@@ -27,6 +27,7 @@
 #include "inventory/nccl_version.hpp"
 #include "core/case_messages.hpp"
 #include "core/probe_main.hpp"
+#include "core/repetition_rounds.hpp"
 #include "inventory/software_stack.hpp"
 
 extern char** environ;
@@ -265,6 +266,8 @@ std::string register_cases(const ProbeOptions& options) {
                  nccl_version_text(), nccl_env_text(nccl_environment(environ)), state.options.iters};
   add_context(plan, state, sizes_note);
   make_runner(plan, buffer_bytes, state);
+  // Ranks wait on each other: every rank runs the same cases in the same order, a fixed count.
+  keep_registration_order();
   for (const CommCase& c : cases) {
     // One sample per repetition, the same on every rank: Google Benchmark must not size the
     // iteration count from this rank's own timing, or ranks would run different numbers of

@@ -53,6 +53,12 @@ bool is_timing_part(const std::string& part) {
 
 }  // namespace
 
+std::vector<std::string> rate_counter_names() {
+  std::vector<std::string> names;
+  for (const auto& rate : kRateCounters) names.push_back(rate.counter);
+  return names;
+}
+
 std::string measurement_key(const std::string& run_name) {
   std::string key;
   std::size_t start = 0;
@@ -109,15 +115,26 @@ ParsedBenchmarks parse_benchmark_json(const std::string& text, const std::string
     }
     it->values.push_back(run[rate->counter].get<double>() / rate->scale);
   }
+  // Written by core/repetition_rounds: why each case stopped, and whether thread counts were
+  // interleaved round by round.
+  const auto context_text = [&](const std::string& key) {
+    const auto it = parsed.context.find(key);
+    return it == parsed.context.end() ? std::string() : it->second;
+  };
+  const bool interleaved = context_text("pipecheck_interleaved") == "threads";
   for (const auto& c : cases) {
     Measurement m;
     m.key = measurement_key(c.run_name);
+    m.repetitions = c.values;
+    m.stopping = context_text("pipecheck_stop:" + c.run_name);
+    m.interleaved = interleaved;
     m.stage = stage;
     m.params = decode_label(c.label);
     m.what = m.params.count("what") ? m.params["what"] : m.key;
     m.params.erase("what");
     m.unit = c.rate->unit;
     m.stats = summarize(c.values);
+    attach_spread(m);
     parsed.measurements.push_back(std::move(m));
   }
   return parsed;

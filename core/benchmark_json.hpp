@@ -23,6 +23,10 @@ struct ParsedBenchmarks {
 // Throws std::runtime_error naming what is wrong when the text is not Google Benchmark JSON.
 ParsedBenchmarks parse_benchmark_json(const std::string& text, const std::string& stage);
 
+// The rate counters a probe may report, in the order the parser prefers them
+// ("flop_per_second", "bytes_per_second", "images_per_second", ...).
+std::vector<std::string> rate_counter_names();
+
 // "hostmem/memcpy/real_time/threads:2" -> "hostmem/memcpy/threads:2": drops the parts that
 // are about timing, not about what was measured, so keys stay stable across flags.
 std::string measurement_key(const std::string& run_name);

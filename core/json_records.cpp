@@ -5,6 +5,17 @@ namespace pipecheck {
 
 using nlohmann::json;
 
+namespace {
+
+json number_or_null(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+std::optional<double> read_number(const json& j, const char* key) {
+  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
+  return j[key].get<double>();
+}
+
+}  // namespace
+
 void to_json(json& j, const Statistics& s) {
   j = json{{"median", s.median}, {"min", s.min}, {"max", s.max}, {"samples", s.samples}};
 }
@@ -31,9 +42,21 @@ void to_json(json& j, const Measurement& m) {
   j = json{{"key", m.key},     {"stage", m.stage},   {"what", m.what},
            {"unit", m.unit},   {"stats", m.stats},   {"params", m.params},
            {"ceiling", nullptr}, {"ceiling_unknown", nullptr}, {"percent_of_ceiling", nullptr}};
+  // How sure the median is, beside it in "stats" (null in reports of fewer than 2 repetitions).
+  j["stats"]["noise_percent"] = number_or_null(m.noise_percent);
+  j["stats"]["median_interval"] = nullptr;
+  if (m.median_interval) {
+    j["stats"]["median_interval"] = json{
+        {"low", m.median_interval->low}, {"high", m.median_interval->high}, {"coverage", m.median_interval->coverage}};
+  }
   if (m.ceiling.ceiling) j["ceiling"] = *m.ceiling.ceiling;
   if (!m.ceiling.unknown_reason.empty()) j["ceiling_unknown"] = m.ceiling.unknown_reason;
   if (m.percent_of_ceiling) j["percent_of_ceiling"] = *m.percent_of_ceiling;
+  j["percent_of_ceiling_low"] = number_or_null(m.percent_low);
+  j["percent_of_ceiling_high"] = number_or_null(m.percent_high);
+  j["repetitions"] = m.repetitions;
+  j["stopping"] = m.stopping;
+  j["interleaved"] = m.interleaved;
 }
 
 void from_json(const json& j, Measurement& m) {
@@ -42,6 +65,14 @@ void from_json(const json& j, Measurement& m) {
   m.what = j.at("what").get<std::string>();
   m.unit = j.at("unit").get<std::string>();
   m.stats = j.at("stats").get<Statistics>();
+  // Reports written before repetitions were kept have neither.
+  const json& stats = j.at("stats");
+  m.noise_percent = read_number(stats, "noise_percent");
+  m.median_interval.reset();
+  if (stats.contains("median_interval") && stats["median_interval"].is_object()) {
+    const json& i = stats["median_interval"];
+    m.median_interval = MedianInterval{i.at("low").get<double>(), i.at("high").get<double>(), i.value("coverage", 0.0)};
+  }
   m.params = j.value("params", std::map<std::string, std::string>{});
   m.ceiling = {};
   if (j.contains("ceiling") && !j["ceiling"].is_null()) m.ceiling.ceiling = j["ceiling"].get<Ceiling>();
@@ -52,6 +83,65 @@ void from_json(const json& j, Measurement& m) {
   if (j.contains("percent_of_ceiling") && !j["percent_of_ceiling"].is_null()) {
     m.percent_of_ceiling = j["percent_of_ceiling"].get<double>();
   }
+  m.percent_low = read_number(j, "percent_of_ceiling_low");
+  m.percent_high = read_number(j, "percent_of_ceiling_high");
+  m.repetitions = j.value("repetitions", std::vector<double>{});
+  m.stopping = j.value("stopping", "");
+  m.interleaved = j.value("interleaved", false);
+}
+
+void to_json(json& j, const RunConditions& c) {
+  json consumers = json::array();
+  for (const auto& p : c.top_consumers) {
+    consumers.push_back({{"pid", p.pid}, {"command", p.command}, {"cpu_percent", p.cpu_percent}});
+  }
+  json gpu_processes = json::array();
+  for (const auto& p : c.gpu_processes) {
+    gpu_processes.push_back({{"pid", p.pid}, {"command", p.command}, {"gpu", p.gpu}, {"memory_bytes", p.memory_bytes}});
+  }
+  j = json{{"seconds", c.seconds},
+           {"other_cpu_percent", c.other_cpu_percent},
+           {"probe_cpu_percent", c.probe_cpu_percent},
+           {"steal_percent", c.steal_percent},
+           {"iowait_percent", c.iowait_percent},
+           {"loadavg_1m", number_or_null(c.loadavg_1m)},
+           {"governor", c.governor},
+           {"governor_performance", c.governor_performance},
+           {"clock_mhz_min", number_or_null(c.clock_mhz_min)},
+           {"clock_mhz_max", number_or_null(c.clock_mhz_max)},
+           {"clocks_note", c.clocks_note},
+           {"usable_cpus", c.usable_cpus},
+           {"cpu_allowance", c.cpu_allowance},
+           {"top_consumers", consumers},
+           {"gpu_processes", gpu_processes},
+           {"gpu_clock_events", c.gpu_clock_events},
+           {"gpu_note", c.gpu_note}};
+}
+
+void from_json(const json& j, RunConditions& c) {
+  c = {};
+  c.seconds = j.value("seconds", 0.0);
+  c.other_cpu_percent = j.at("other_cpu_percent").get<double>();
+  c.probe_cpu_percent = j.value("probe_cpu_percent", 0.0);
+  c.steal_percent = j.value("steal_percent", 0.0);
+  c.iowait_percent = j.value("iowait_percent", 0.0);
+  c.loadavg_1m = read_number(j, "loadavg_1m");
+  c.governor = j.value("governor", "");
+  c.governor_performance = j.value("governor_performance", false);
+  c.clock_mhz_min = read_number(j, "clock_mhz_min");
+  c.clock_mhz_max = read_number(j, "clock_mhz_max");
+  c.clocks_note = j.value("clocks_note", "");
+  c.usable_cpus = j.value("usable_cpus", 0);
+  c.cpu_allowance = j.value("cpu_allowance", "");
+  for (const auto& p : j.value("top_consumers", json::array())) {
+    c.top_consumers.push_back({p.value("pid", 0), p.value("command", ""), p.value("cpu_percent", 0.0)});
+  }
+  for (const auto& p : j.value("gpu_processes", json::array())) {
+    c.gpu_processes.push_back({p.value("pid", 0), p.value("command", ""), p.value("gpu", ""),
+                               p.value("memory_bytes", 0ULL)});
+  }
+  c.gpu_clock_events = j.value("gpu_clock_events", std::vector<std::string>{});
+  c.gpu_note = j.value("gpu_note", "");
 }
 
 void to_json(json& j, const ProbeOutcome& p) {
@@ -60,6 +150,7 @@ void to_json(json& j, const ProbeOutcome& p) {
            {"measurements", p.measurements.size()}};
   if (!p.skipped_cases.empty()) j["skipped_cases"] = p.skipped_cases;
   if (!p.wrong_results.empty()) j["wrong_results"] = p.wrong_results;
+  j["conditions"] = p.conditions ? json(*p.conditions) : json(nullptr);
 }
 
 void from_json(const json& j, ProbeOutcome& p) {
@@ -71,6 +162,8 @@ void from_json(const json& j, ProbeOutcome& p) {
   p.case_errors = j.value("case_errors", std::vector<std::string>{});
   p.skipped_cases = j.value("skipped_cases", std::vector<std::string>{});
   p.wrong_results = j.value("wrong_results", std::vector<std::string>{});
+  p.conditions.reset();
+  if (j.contains("conditions") && j["conditions"].is_object()) p.conditions = j["conditions"].get<RunConditions>();
 }
 
 }  // namespace pipecheck

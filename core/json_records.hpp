@@ -17,6 +17,8 @@ void from_json(const nlohmann::json& j, Ceiling& c);
 void to_json(nlohmann::json& j, const Measurement& m);
 void from_json(const nlohmann::json& j, Measurement& m);
 // The outcome without its measurements (they are listed apart in report.json).
+void to_json(nlohmann::json& j, const RunConditions& c);
+void from_json(const nlohmann::json& j, RunConditions& c);
 void to_json(nlohmann::json& j, const ProbeOutcome& p);
 void from_json(const nlohmann::json& j, ProbeOutcome& p);
 void to_json(nlohmann::json& j, const Inventory& inventory);

@@ -1,4 +1,4 @@
-// Statistics over repetitions: median with min and max beside it.
+// Statistics over repetitions: median with min and max beside it, and how sure the median is.
 #include "core/measurement.hpp"
 
 #include <algorithm>
@@ -15,6 +15,11 @@ Statistics summarize(std::vector<double> samples) {
   stats.max = samples.back();
   stats.median = n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2.0;
   return stats;
+}
+
+void attach_spread(Measurement& m) {
+  m.median_interval = median_interval(m.repetitions);
+  m.noise_percent = median_noise_percent(m.repetitions);
 }
 
 }  // namespace pipecheck

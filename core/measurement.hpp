@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/median_interval.hpp"
+
 namespace pipecheck {
 
 struct Statistics {
@@ -40,11 +42,29 @@ struct Measurement {
   std::string unit;   // "GB/s", "TFLOP/s", "IOPS", "images/s"
   Statistics stats;
   std::map<std::string, std::string> params;  // "threads":"2", "buffer_bytes":"1073741824"
+  // Every repetition's value in the order they ran (empty in reports written before they were
+  // kept), why the probe stopped repeating ("converged: noise 1.4% <= 2% after 9 repetitions"),
+  // and whether the thread counts of this case ran interleaved round by round, so repetition i
+  // of 1 thread and of N threads were taken side by side (core/repetition_rounds).
+  std::vector<double> repetitions;
+  std::string stopping;
+  bool interleaved = false;
+  // The median's confidence interval and half its width in % of the median (core/median_interval),
+  // from the repetitions; absent below 2 of them and in reports written before they were kept.
+  std::optional<MedianInterval> median_interval;
+  std::optional<double> noise_percent;
   // Filled by the report stage, never by a probe.
   CeilingResult ceiling;
   std::optional<double> percent_of_ceiling;
+  // The % of ceiling at the ends of the median's confidence interval (for a thread-scaling
+  // figure: of the pair-by-pair efficiencies), so the judge sees a spread that straddles its
+  // threshold.
+  std::optional<double> percent_low;
+  std::optional<double> percent_high;
 };
 
 Statistics summarize(std::vector<double> samples);
+// Sets median_interval and noise_percent from the repetitions.
+void attach_spread(Measurement& m);
 
 }  // namespace pipecheck

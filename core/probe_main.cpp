@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/repetition_rounds.hpp"
+#include "core/stopping_rule.hpp"
 #include "pipecheck_config.hpp"
 
 namespace pipecheck {
@@ -113,8 +115,17 @@ ProbeOptions take_probe_flags(int& argc, char** argv, const std::set<std::string
 int run_probe_main(int argc, char** argv, const std::string& stage, const std::string& probe,
                    const RegisterCases& register_cases, const std::set<std::string>& own_flags) {
   ProbeOptions options;
+  BenchmarkFlags benchmark_flags;
+  RepetitionPolicy repetitions;
   try {
     options = take_probe_flags(argc, argv, own_flags);
+    // Repetitions and their stopping rule (core/stopping_rule): one block, kept apart.
+    benchmark_flags = take_benchmark_flags(argc, argv);
+    repetitions = repetition_policy(options);
+    if (benchmark_flags.repetitions && has_repetition_flags(options)) {
+      throw UsageError("--benchmark_repetitions excludes pipecheck's --pipecheck_*repetitions, "
+                       "--pipecheck_target_noise and --pipecheck_case_seconds: give one or the other");
+    }
   } catch (const UsageError& error) {
     std::cerr << probe << ": " << error.what() << "\n";
     return 2;
@@ -138,7 +149,12 @@ int run_probe_main(int argc, char** argv, const std::string& stage, const std::s
     std::cerr << probe << ": could not run: " << error.what() << "\n";
     return 3;
   }
-  benchmark::RunSpecifiedBenchmarks();
+  try {
+    run_registered_cases(repetitions, benchmark_flags, argv[0]);
+  } catch (const std::exception& error) {
+    std::cerr << probe << ": could not run: " << error.what() << "\n";
+    return 3;
+  }
   benchmark::Shutdown();
   return 0;
 }

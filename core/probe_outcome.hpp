@@ -2,11 +2,13 @@
 // (skipped, not built, crashed, timed out, printed garbage).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/measurement.hpp"
 #include "core/outcome.hpp"
+#include "core/run_conditions.hpp"
 
 namespace pipecheck {
 
@@ -24,6 +26,9 @@ struct ProbeOutcome {
   std::vector<std::string> skipped_cases{};
   // Cases whose verifier caught wrong data: "hostmem/memcpy/threads:1: byte 4096 ...".
   std::vector<std::string> wrong_results{};
+  // What else the machine did while it ran (measured by the driver); absent in reports written
+  // before conditions were measured, and for probes that did not run.
+  std::optional<RunConditions> conditions = std::nullopt;
 };
 
 }  // namespace pipecheck

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,10 +40,16 @@ using Clock = std::chrono::steady_clock;
   _exit(127);
 }
 
-// Waits for the child until the deadline; returns true when it was reaped.
-bool wait_until(pid_t pid, Clock::time_point deadline, int& status) {
+double cpu_seconds_of(const struct rusage& usage) {
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+// Waits for the child until the deadline; returns true when it was reaped (`usage` then holds
+// its CPU time).
+bool wait_until(pid_t pid, Clock::time_point deadline, int& status, struct rusage& usage) {
   while (true) {
-    const pid_t done = waitpid(pid, &status, WNOHANG);
+    const pid_t done = wait4(pid, &status, WNOHANG, &usage);
     if (done == pid) return true;
     if (done < 0 && errno != EINTR) return false;
     if (Clock::now() >= deadline || g_stop_requested.load()) return false;
@@ -96,19 +103,21 @@ ProcessResult run_process(const ProcessSpec& spec) {
   close(error_pipe[1]);
 
   int status = 0;
-  bool reaped = wait_until(pid, start + spec.time_limit, status);
+  struct rusage usage {};
+  bool reaped = wait_until(pid, start + spec.time_limit, status, usage);
   if (!reaped) {
     kill(-pid, SIGTERM);
-    reaped = wait_until(pid, Clock::now() + spec.kill_grace, status);
+    reaped = wait_until(pid, Clock::now() + spec.kill_grace, status, usage);
     if (!reaped) {
       kill(-pid, SIGKILL);
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
       }
     }
     result.ending = ProcessResult::Ending::timed_out;
   }
   kill(-pid, SIGKILL);  // nothing the probe forked outlives it
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  result.cpu_seconds = cpu_seconds_of(usage);
 
   int exec_errno = 0;
   if (read(error_pipe[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno) {

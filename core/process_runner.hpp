@@ -15,6 +15,7 @@ struct ProcessResult {
   int exit_code = -1;   // when exited
   int signal = 0;       // when signaled (or the signal that ended a timed-out child)
   double seconds = 0;   // wall time
+  double cpu_seconds = 0;  // user + system time of the child and the children it waited for
   std::string error;    // why it failed to start
 
   bool ok() const { return ending == Ending::exited && exit_code == 0; }

@@ -75,7 +75,6 @@ struct ProbeData {
   std::vector<ImageSet> sets;
   ProbeConfig config;
   std::mutex mutex;
-  std::map<std::string, double> one_thread_rate;  // case key -> images/s of its 1-thread run
   std::map<std::string, Verification> verified;    // case key -> its one verification
 };
 ProbeData* g_data = nullptr;
@@ -143,12 +142,6 @@ std::string fresh_decode_difference(const JpegImage& image, const DecodeOp& op, 
   return difference.empty() ? "" : image.name + ": the timed loop's last output differs from a fresh decode: " + difference;
 }
 
-std::string format_ratio(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3f", value);
-  return text;
-}
-
 // This thread's share of the set: every threads-th image, so all threads stay busy even
 // when the set is smaller than the thread count.
 std::vector<const JpegImage*> thread_share(const ImageSet& set, int thread, int threads) {
@@ -171,16 +164,8 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set,
   std::size_t next = 0, failures = 0;
   double pixels = 0;
   std::string failure;
-  // Started in the first iteration: the loop's start barrier waits for the other threads'
-  // untimed passes, which would otherwise count against this thread's rate.
-  std::chrono::steady_clock::time_point start;
-  bool started = false;
   const JpegImage* last = nullptr;
   for (auto _ : state) {
-    if (!started) {
-      start = std::chrono::steady_clock::now();
-      started = true;
-    }
     const JpegImage& image = *share[next];
     last = &image;
     next = next + 1 == share.size() ? 0 : next + 1;
@@ -191,8 +176,6 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set,
     }
     pixels += static_cast<double>(image.header.width) * image.header.height;
   }
-  const double seconds =
-      started ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() : 0.0;
   if (failures > 0) {
     state.SkipWithError((std::to_string(failures) + " decodes failed, last: " + failure).c_str());
     return;
@@ -222,7 +205,6 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set,
     state.SkipWithError(wrong_result_message(set.images.front()->name + ": " + verification.how).c_str());
     return;
   }
-  const double rate = seconds > 0 ? threads * static_cast<double>(state.iterations()) / seconds : 0;
   auto label = data.config.corpus_label;
   label["what"] = std::string(op.what) + (set.name == "progressive" ? " (progressive)" : "") +
                   ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
@@ -241,16 +223,8 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set,
                                        data.config.train_size.first, data.config.train_size.second);
     label["dct_scale"] = std::to_string(s.num) + "/" + std::to_string(s.denom);
   }
-  {
-    std::lock_guard<std::mutex> lock(data.mutex);
-    if (threads == 1) {
-      data.one_thread_rate[case_key] = rate;  // the last (final) 1-thread run of this case
-    } else if (const auto it = data.one_thread_rate.find(case_key); it != data.one_thread_rate.end()) {
-      if (const auto e = scaling_efficiency(it->second, rate, threads)) {
-        label["scaling_efficiency"] = format_ratio(*e);
-      }
-    }
-  }
+  // Scaling efficiency is the report's: pair by pair over the 1-thread and N-thread repetitions,
+  // which core/repetition_rounds runs interleaved (reports/scaling_pairs).
   state.SetLabel(encode_label(label));
 }
 

@@ -1,4 +1,4 @@
-// Thread-scaling arithmetic and flag parsing for the decode probe.
+// Thread counts and flag parsing for the decode probe.
 #include "io/jpeg_scaling.hpp"
 
 #include <algorithm>
@@ -8,13 +8,6 @@
 #include "core/errors.hpp"
 
 namespace pipecheck {
-
-std::optional<double> scaling_efficiency(double rate_1, double rate_n, int n) {
-  if (n < 1 || !std::isfinite(rate_1) || !std::isfinite(rate_n) || rate_1 <= 0 || rate_n < 0) {
-    return std::nullopt;
-  }
-  return rate_n / (n * rate_1);
-}
 
 std::vector<int> power_of_two_threads(int max_threads) {
   std::vector<int> counts;

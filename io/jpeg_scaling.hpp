@@ -1,5 +1,5 @@
-// Thread-scaling arithmetic for the decode probe: which thread counts to run and how well a
-// rate scales (N-thread rate / (N x 1-thread rate)).
+// Thread counts for the decode probe: which to run, from a flag or up to the cores. (How well a
+// rate scales is the report's, pair by pair over interleaved repetitions: reports/scaling_pairs.)
 #pragma once
 
 #include <optional>
@@ -7,9 +7,6 @@
 #include <vector>
 
 namespace pipecheck {
-
-// N-thread rate / (N x 1-thread rate); nullopt when an input is not a positive finite figure.
-std::optional<double> scaling_efficiency(double rate_1, double rate_n, int n);
 
 // 1, 2, 4, ... up to `max_threads`, and `max_threads` itself.
 std::vector<int> power_of_two_threads(int max_threads);

@@ -268,7 +268,9 @@ int record_or_compare_baseline(const fs::path& run_folder, const fs::path& basel
           << "; delete it to record a new baseline, or pass --force to compare anyway\n";
       return 2;
     }
-    Comparison comparison = compare_runs(baseline, current, options);
+    CompareOptions forced = options;
+    forced.force = forced.force || force;
+    Comparison comparison = compare_runs(baseline, current, forced);
     if (mismatch) comparison.notes.insert(comparison.notes.begin(), "forced: " + *mismatch);
     if (baseline.report.version < current.report.version) {
       comparison.notes.insert(comparison.notes.begin(),
@@ -277,7 +279,7 @@ int record_or_compare_baseline(const fs::path& run_folder, const fs::path& basel
                                   std::to_string(current.report.version) + ": compared, fields added later read as absent");
     }
     out << render_comparison_text(comparison);
-    return comparison.has_regression() ? 1 : 0;
+    return code(comparison.exit_code());
   } catch (const UsageError& error) {
     err << "pipecheck: baseline: " << error.what() << "\n";
     return 2;

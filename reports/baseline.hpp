@@ -66,7 +66,8 @@ Comparison compare_runs(const LoadedRun& baseline, const LoadedRun& current,
 // The step at the end of `pipecheck run --baseline FILE` (`make bench`): when FILE does not
 // exist, record this run as the baseline (atomically) and say so; otherwise compare this run to
 // it and print the comparison. Returns 0 (recorded, or no regression), 1 (a regression beyond
-// noise), 2 (the baseline is unreadable or refused; one line on err). Throws RunError when the
+// noise), 2 (the baseline is unreadable or refused; one line on err), 4 (a change as large as a
+// regression that noise or busy conditions could explain). `force` also compares busy probes. Throws RunError when the
 // baseline cannot be written.
 int record_or_compare_baseline(const std::filesystem::path& run_folder,
                                const std::filesystem::path& baseline_path, bool force,

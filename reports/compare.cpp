@@ -1,18 +1,27 @@
-// Comparing two runs measurement by measurement, and the noise rule that says which changes
-// are real.
+// Comparing two runs measurement by measurement, and the rules that say which changes are real.
 //
-// The noise rule. report.json keeps, per measurement, the median, min and max of the
-// repetitions and their count, not the repetitions themselves. A change counts as beyond noise
-// when all three hold:
-//   1. the two [min, max] ranges are disjoint: every current repetition is worse (or better)
-//      than every baseline repetition. That is the Mann-Whitney U statistic at its extreme
-//      (U = 0), and its exact two-sided chance under "no change" is 2 / C(n1 + n2, n1): 0.008
-//      for 5 vs 5 repetitions, 0.1 for 3 vs 3, 1 for 1 vs 1. This is the strongest rank test
-//      the stored figures allow, and it needs no assumption about the shape of the noise;
-//   2. that chance is at most max_p_value (0.1), so single repetitions never decide;
-//   3. |change of the medians| >= threshold_percent (3%), so a tiny but very stable shift
-//      (a 0.5% clock difference) does not fail a CI gate.
-// Overlapping ranges are reported as unchanged (within noise) with the change still shown.
+// The rank test (runs that kept every repetition, report.json version 2). A change is called
+// when all of these hold:
+//   1. a two-sided Mann-Whitney U test on the two runs' repetitions says the two could hardly
+//      come from one distribution: exact for up to 60 repetitions in all (reports/rank_test);
+//   2. that holds after controlling the false-discovery rate across all the cases of the
+//      comparison (Benjamini-Hochberg, q <= 0.05), so comparing 40 cases does not find one
+//      regression by chance every time;
+//   3. the medians moved by at least threshold_percent (3%) and by more than the measured noise
+//      (the two medians' noise, core/median_interval, together: sqrt(a^2 + b^2)).
+// Repetitions too few for any p to reach 0.05 (3 vs 3 gives at best 0.1) are said so, "too few
+// repetitions to tell: n=3 vs 3", never called a regression; a change that large in the wrong
+// direction makes the comparison inconclusive (exit 4).
+//
+// The range rule (runs recorded before repetitions were kept: median, min, max and count only).
+// A change counts as beyond noise when the two [min, max] ranges are disjoint (the Mann-Whitney
+// U statistic at its extreme, U = 0, whose exact two-sided chance under "no change" is
+// 2 / C(n1 + n2, n1)), that chance is at most max_p_value (0.1), and the median moved by at
+// least threshold_percent.
+//
+// Conditions: a probe that ran while other processes used more than busy_cpu_percent of one
+// core (in either run) is not comparable unless forced; a change there that would have been a
+// regression makes the comparison inconclusive.
 #include "reports/compare.hpp"
 
 #include <algorithm>
@@ -22,6 +31,7 @@
 #include <set>
 
 #include "core/json_records.hpp"
+#include "reports/rank_test.hpp"
 
 namespace pipecheck {
 
@@ -40,16 +50,32 @@ bool ranges_disjoint(const Statistics& a, const Statistics& b) {
   return a.max < b.min || b.max < a.min;
 }
 
-// Decides improved / regressed / unchanged for a key both runs measured in the same unit.
-void classify_noise(MeasurementChange& change, const CompareOptions& options) {
+std::string p_text(double p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", p);
+  return text;
+}
+
+std::string counts_words(int a, int b) { return "n=" + std::to_string(a) + " vs " + std::to_string(b); }
+
+bool worse_direction(const MeasurementChange& change) {
+  return change.change_percent && (change.higher_is_better ? *change.change_percent < 0 : *change.change_percent > 0);
+}
+
+// As large as a regression would have to be, in the wrong direction (the test aside).
+bool large_and_worse(const MeasurementChange& change, const CompareOptions& options) {
+  if (!worse_direction(change)) return false;
+  const double size = std::fabs(*change.change_percent);
+  return size >= options.threshold_percent && (!change.noise_percent || size > *change.noise_percent);
+}
+
+// The range rule: improved / regressed / unchanged for a key both runs measured in the same
+// unit, from median, min, max and count.
+void classify_by_ranges(MeasurementChange& change, const CompareOptions& options) {
   const Statistics& old_stats = *change.baseline;
   const Statistics& new_stats = *change.current;
-  if (old_stats.median == 0) {
-    change.reason = "baseline median is 0: no relative change";
-    return;
-  }
-  const double change_percent = 100.0 * (new_stats.median - old_stats.median) / std::fabs(old_stats.median);
-  change.change_percent = change_percent;
+  change.rule = "range rule";
+  const double change_percent = *change.change_percent;
   change.ranges_disjoint = ranges_disjoint(old_stats, new_stats);
   if (!change.ranges_disjoint) {
     change.reason = "within noise: ranges overlap";
@@ -58,8 +84,11 @@ void classify_noise(MeasurementChange& change, const CompareOptions& options) {
   const double p = disjoint_ranges_p_value(old_stats.samples, new_stats.samples);
   change.p_value = p;
   if (p > options.max_p_value) {
-    change.reason = "too few repetitions to tell (" + std::to_string(old_stats.samples) + " vs " +
-                    std::to_string(new_stats.samples) + ")";
+    change.reason = "too few repetitions to tell: " + counts_words(old_stats.samples, new_stats.samples);
+    if (large_and_worse(change, options)) {
+      change.kind = ChangeKind::inconclusive;
+      change.would_regress = true;
+    }
     return;
   }
   if (std::fabs(change_percent) < options.threshold_percent) {
@@ -69,6 +98,74 @@ void classify_noise(MeasurementChange& change, const CompareOptions& options) {
   const bool better = change.higher_is_better ? change_percent > 0 : change_percent < 0;
   change.kind = better ? ChangeKind::improved : ChangeKind::regressed;
   change.reason = "beyond noise: ranges disjoint";
+}
+
+// The rank test's verdict once the comparison's q-value is known.
+void classify_by_ranks(MeasurementChange& change, const CompareOptions& options) {
+  const int n_a = change.baseline->samples, n_b = change.current->samples;
+  const double size = std::fabs(*change.change_percent);
+  change.kind = ChangeKind::unchanged;
+  change.would_regress = false;
+  const std::string test = "(Mann-Whitney, " + counts_words(n_a, n_b) + ")";
+  if (smallest_p_value(n_a, n_b) > options.false_discovery_rate) {
+    change.reason = "too few repetitions to tell: " + counts_words(n_a, n_b) + " (the smallest p they can give is " +
+                    p_text(smallest_p_value(n_a, n_b)) + ", above " + p_text(options.false_discovery_rate) + ")";
+    if (large_and_worse(change, options)) {
+      change.kind = ChangeKind::inconclusive;
+      change.would_regress = true;
+    }
+    return;
+  }
+  const std::string pq = "p = " + p_text(*change.p_value) + ", q = " + p_text(*change.q_value) + " " + test;
+  if (*change.q_value > options.false_discovery_rate) {
+    change.reason = "within noise: " + pq;
+    return;
+  }
+  if (size < options.threshold_percent) {
+    change.reason = "below the " + percent_text(options.threshold_percent) + " threshold (" + pq + ")";
+    return;
+  }
+  if (change.noise_percent && size <= *change.noise_percent) {
+    change.reason = "within the measured noise of " + percent_text(std::round(*change.noise_percent * 10) / 10) + " (" + pq + ")";
+    return;
+  }
+  change.kind = worse_direction(change) ? ChangeKind::regressed : ChangeKind::improved;
+  change.reason = "beyond noise: " + pq;
+}
+
+// Both runs kept their repetitions (at least 2 each): the rank test decides.
+bool has_repetitions(const Measurement& m) { return m.repetitions.size() >= 2; }
+
+// The change of the medians and which rule decides, for a key both runs measured in one unit.
+void compare_both(MeasurementChange& change, const Measurement& baseline, const Measurement& current,
+                  const CompareOptions& options) {
+  const Statistics& old_stats = *change.baseline;
+  if (old_stats.median == 0) {
+    change.reason = "baseline median is 0: no relative change";
+    return;
+  }
+  change.change_percent = 100.0 * (change.current->median - old_stats.median) / std::fabs(old_stats.median);
+  if (!has_repetitions(baseline) || !has_repetitions(current)) {
+    classify_by_ranges(change, options);
+    return;
+  }
+  change.rule = "rank test";
+  change.ranges_disjoint = ranges_disjoint(old_stats, *change.current);
+  const auto a = median_noise_percent(baseline.repetitions), b = median_noise_percent(current.repetitions);
+  if (a && b) change.noise_percent = std::sqrt(*a * *a + *b * *b);
+  change.p_value = mann_whitney(baseline.repetitions, current.repetitions).p_value;
+  change.q_value = change.p_value;  // one case alone; compare_reports adjusts over all of them
+  classify_by_ranks(change, options);
+}
+
+// Why a run's probe is not comparable, or "" when it is.
+std::string busy_text(const ProbeOutcome* probe, const std::string& which, const CompareOptions& options) {
+  if (probe == nullptr || !probe->conditions || probe->conditions->other_cpu_percent <= options.busy_cpu_percent) return "";
+  const RunConditions& c = *probe->conditions;
+  std::string text = which + " run's " + probe->stage + " probe ran while other processes used " +
+                     percent_text(std::round(c.other_cpu_percent)) + " of one core";
+  if (!c.top_consumers.empty()) text += " (" + describe_consumers(c.top_consumers) + ")";
+  return text + ", more than " + percent_text(options.busy_cpu_percent);
 }
 
 MeasurementChange describe(const Measurement& m) {
@@ -88,6 +185,54 @@ std::map<std::string, const Measurement*> measurements_by_key(const Report& repo
     for (const auto& m : probe.measurements) by_key[m.key] = &m;
   }
   return by_key;
+}
+
+std::map<std::string, const ProbeOutcome*> probes_by_key(const Report& report) {
+  std::map<std::string, const ProbeOutcome*> by_key;
+  for (const auto& probe : report.probes) {
+    for (const auto& m : probe.measurements) by_key[m.key] = &probe;
+  }
+  return by_key;
+}
+
+// Benjamini-Hochberg over every case the rank test decided, then each decided again.
+void control_false_discoveries(std::vector<MeasurementChange>& changes, const CompareOptions& options) {
+  std::vector<MeasurementChange*> tested;
+  std::vector<double> p_values;
+  for (auto& c : changes) {
+    if (c.rule == "rank test" && c.p_value) {
+      tested.push_back(&c);
+      p_values.push_back(*c.p_value);
+    }
+  }
+  const std::vector<double> q = benjamini_hochberg(p_values);
+  for (std::size_t i = 0; i < tested.size(); ++i) {
+    tested[i]->q_value = q[i];
+    classify_by_ranks(*tested[i], options);
+  }
+}
+
+// Changes of probes that ran under busy conditions are not called, unless forced.
+void mark_busy(Comparison& comparison, const Report& baseline, const Report& current, const CompareOptions& options) {
+  const auto before = probes_by_key(baseline), after = probes_by_key(current);
+  std::set<std::string> noted;
+  for (auto& c : comparison.changes) {
+    if (!c.baseline || !c.current || c.kind == ChangeKind::incomparable) continue;
+    const auto b = before.find(c.key), a = after.find(c.key);
+    std::string why = busy_text(b == before.end() ? nullptr : b->second, "the baseline", options);
+    const std::string now = busy_text(a == after.end() ? nullptr : a->second, "the current", options);
+    if (!now.empty()) why += (why.empty() ? "" : "; ") + now;
+    if (why.empty()) continue;
+    if (options.force) {
+      if (noted.insert(why).second) comparison.notes.push_back("forced: compared although " + why);
+      continue;
+    }
+    const bool regression = c.kind == ChangeKind::regressed || c.would_regress || large_and_worse(c, options);
+    c.kind = ChangeKind::incomparable;
+    c.would_regress = regression;
+    c.reason = "not comparable: " + why + " (--force compares anyway)";
+    if (noted.insert(why).second) comparison.notes.push_back("not comparable: " + why + ": rerun on a quiet machine");
+  }
 }
 
 RunLabel label_of(const Report& report) {
@@ -125,6 +270,7 @@ const char* to_string(ChangeKind kind) {
     case ChangeKind::added: return "new";
     case ChangeKind::missing: return "missing";
     case ChangeKind::incomparable: return "incomparable";
+    case ChangeKind::inconclusive: return "inconclusive";
   }
   return "unchanged";
 }
@@ -165,8 +311,18 @@ MeasurementChange compare_measurement(const Measurement* baseline, const Measure
     change.reason = "unit changed from " + baseline->unit + " to " + current->unit;
     return change;
   }
-  classify_noise(change, options);
+  compare_both(change, *baseline, *current, options);
   return change;
+}
+
+bool Comparison::inconclusive() const {
+  return !has_regression() &&
+         std::any_of(changes.begin(), changes.end(), [](const MeasurementChange& c) { return c.would_regress; });
+}
+
+ExitCode Comparison::exit_code() const {
+  if (has_regression()) return ExitCode::failed;
+  return inconclusive() ? ExitCode::inconclusive : ExitCode::ok;
 }
 
 int Comparison::count(ChangeKind kind) const {
@@ -193,6 +349,8 @@ Comparison compare_reports(const Report& baseline, const Report& current,
   }
   std::sort(comparison.changes.begin(), comparison.changes.end(),
             [](const MeasurementChange& a, const MeasurementChange& b) { return a.key < b.key; });
+  control_false_discoveries(comparison.changes, options);
+  mark_busy(comparison, baseline, current, options);
   return comparison;
 }
 
@@ -224,9 +382,13 @@ json change_json(const MeasurementChange& c) {
               {"change_percent", optional_number(c.change_percent)},
               {"higher_is_better", c.higher_is_better},
               {"ranges_disjoint", c.ranges_disjoint},
+              {"rule", c.rule},
               {"p_value", optional_number(c.p_value)},
+              {"q_value", optional_number(c.q_value)},
+              {"noise_percent", optional_number(c.noise_percent)},
               {"result", to_string(c.kind)},
-              {"reason", c.reason}};
+              {"reason", c.reason},
+              {"would_regress", c.would_regress}};
 }
 
 }  // namespace
@@ -235,8 +397,8 @@ json comparison_to_json(const Comparison& comparison) {
   json changes = json::array();
   for (const auto& c : comparison.changes) changes.push_back(change_json(c));
   json counts = json::object();
-  for (ChangeKind kind : {ChangeKind::improved, ChangeKind::regressed, ChangeKind::unchanged,
-                          ChangeKind::added, ChangeKind::missing, ChangeKind::incomparable}) {
+  for (ChangeKind kind : {ChangeKind::improved, ChangeKind::regressed, ChangeKind::unchanged, ChangeKind::added,
+                          ChangeKind::missing, ChangeKind::incomparable, ChangeKind::inconclusive}) {
     counts[to_string(kind)] = comparison.count(kind);
   }
   return json{{"schema", "pipecheck.comparison"},
@@ -245,7 +407,11 @@ json comparison_to_json(const Comparison& comparison) {
               {"current", label_json(comparison.current)},
               {"threshold_percent", comparison.options.threshold_percent},
               {"max_p_value", comparison.options.max_p_value},
+              {"false_discovery_rate", comparison.options.false_discovery_rate},
+              {"busy_cpu_percent", comparison.options.busy_cpu_percent},
               {"regression", comparison.has_regression()},
+              {"inconclusive", comparison.inconclusive()},
+              {"exit_code", code(comparison.exit_code())},
               {"counts", counts},
               {"notes", comparison.notes},
               {"changes", changes}};

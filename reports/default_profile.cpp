@@ -84,6 +84,15 @@ hostmem.write_min_percent = off
 stress.wrong_results_max = 0
 stress.thermal_slowdown = warn
 
+# The conditions a probe ran under (measured by the driver around each probe). A failure
+# measured while other processes used more CPU than this (% of one core: 200 = two cores busy),
+# or while the hypervisor stole more than this share of the CPUs' time, is judged inconclusive
+# (rerun on a quiet machine), never fail; so is a GPU figure measured while another process
+# held the GPU, and any figure whose spread straddles its threshold. The quiet-machine check
+# before the run warns above the same CPU limit. `off` drops a limit.
+conditions.other_cpu_max_percent = 20
+conditions.steal_max_percent = 10
+
 # Probes: a case that reported an error inside an otherwise working probe, and a measurement
 # whose result verification failed (verified = no): fail | warn | info.
 probe.case_error = warn
@@ -124,6 +133,10 @@ const std::vector<ProfileKeySpec>& profile_keys() {
       {"hostmem.write_min_percent", K::percent, "host memory write at most threads, min % of DRAM"},
       {"stress.wrong_results_max", K::count, "GPU burn: wrong results allowed"},
       {"stress.thermal_slowdown", K::policy, "verdict for thermal slowdown during the burn"},
+      {"conditions.other_cpu_max_percent", K::number,
+       "other processes' CPU during a probe, % of one core, above which its failures are inconclusive"},
+      {"conditions.steal_max_percent", K::percent,
+       "CPU time stolen by the hypervisor during a probe, %, above which its failures are inconclusive"},
       {"probe.case_error", K::policy, "verdict for a case that reported an error"},
       {"probe.unverified", K::policy, "verdict for a measurement whose result check failed"},
   };

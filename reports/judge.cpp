@@ -9,6 +9,7 @@
 #include "reports/ceilings.hpp"
 #include "reports/figure_text.hpp"
 #include "reports/findings.hpp"
+#include "reports/inconclusive.hpp"
 #include "reports/inventory_verdicts.hpp"
 #include "reports/physical_ceiling.hpp"
 
@@ -203,6 +204,21 @@ std::string ceiling_words(const Measurement& m) {
          figure(c.value, c.unit) + " (" + c.basis + ")";
 }
 
+// The spread of the % of ceiling (the median's interval held against the ceiling) around a minimum.
+std::optional<std::string> percent_spread_straddles(const Measurement& m, double minimum) {
+  const double coverage = m.median_interval ? m.median_interval->coverage : 0;
+  return spread_straddles(m.percent_low, m.percent_high, minimum, "%", coverage);
+}
+
+// The spread of a figure judged by value; a figure derived from the median (IOPS from GB/s)
+// scales its interval with it.
+std::optional<std::string> value_spread_straddles(const Check& check, const Measurement& m, double minimum) {
+  if (!m.median_interval || m.stats.median == 0) return std::nullopt;
+  const double scale = check.value / m.stats.median;
+  return spread_straddles(m.median_interval->low * scale, m.median_interval->high * scale, minimum, check.unit,
+                          m.median_interval->coverage);
+}
+
 std::optional<CheckOutcome> run_check(const Check& check, const Measurement& m, const Profile& profile) {
   const double margin = profile.warn_margin_percent();
   const std::string rule = profile.rule(check.key);
@@ -217,6 +233,7 @@ std::optional<CheckOutcome> run_check(const Check& check, const Measurement& m, 
       }
       const Verdict verdict = verdict_for_percent(*m.percent_of_ceiling, *minimum, margin);
       std::string text = ceiling_words(m);
+      if (const auto straddle = percent_spread_straddles(m, *minimum)) return CheckOutcome{Verdict::inconclusive, rule, *straddle + "; " + text};
       if (verdict == Verdict::fail) {
         text += ": below the " + plain_number(*minimum) + "% minimum";
       } else if (verdict == Verdict::warn) {
@@ -238,6 +255,7 @@ std::optional<CheckOutcome> run_check(const Check& check, const Measurement& m, 
                               : check.value < pass_from ? Verdict::warn
                                                         : Verdict::pass;
       std::string text = figure(check.value, check.unit);
+      if (const auto straddle = value_spread_straddles(check, m, *minimum)) return CheckOutcome{Verdict::inconclusive, rule, *straddle + "; " + text};
       text += verdict == Verdict::fail ? " is below the minimum " + figure(*minimum, check.unit)
               : verdict == Verdict::warn ? " is within " + plain_number(margin) + "% above the minimum " + figure(*minimum, check.unit)
                                          : " is at least " + figure(pass_from, check.unit) + " (minimum " + figure(*minimum, check.unit) + " + " + plain_number(margin) + "%)";
@@ -429,7 +447,9 @@ std::vector<Judgement> judge_measurements(const Report& report, const Inventory&
                                           "its verifier caught wrong results: "));
     }
     const Context context{inventory, probe.measurements, physical};
-    for (const auto& m : probe.measurements) judgements.push_back(judge_measurement(m, context, profile));
+    for (const auto& m : probe.measurements) {
+      judgements.push_back(judge_under_conditions(judge_measurement(m, context, profile), probe, m, profile));
+    }
   }
   return judgements;
 }

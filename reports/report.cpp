@@ -10,6 +10,7 @@
 
 #include "core/json_records.hpp"
 #include "reports/ceilings.hpp"
+#include "reports/scaling_pairs.hpp"
 
 namespace pipecheck {
 
@@ -280,16 +281,34 @@ CeilingResult ceiling_for(const Measurement& measurement, const Inventory& inven
 
 void attach_ceilings(Report& report, const Inventory& inventory) {
   for (auto& probe : report.probes) {
-    for (auto& m : probe.measurements) {
-      m.ceiling = ceiling_for(m, inventory, probe.measurements);
-      m.percent_of_ceiling.reset();
-      const auto& ceiling = m.ceiling.ceiling;
-      if (ceiling && ceiling->value > 0 && ceiling->unit == m.unit) {
-        m.percent_of_ceiling = 100.0 * m.stats.median / ceiling->value;
-      }
-    }
+    for (auto& m : probe.measurements) m.ceiling = ceiling_for(m, inventory, probe.measurements);
+    attach_percentages(probe.measurements);  // thread scaling pair by pair (reports/scaling_pairs)
   }
 }
+
+namespace {
+
+json quiet_check_json(const std::optional<QuietCheck>& check) {
+  if (!check) return nullptr;
+  json j = check->conditions;
+  j["threshold_percent"] = check->threshold_percent;
+  j["quiet"] = check->quiet;
+  j["waited_seconds"] = check->waited_seconds;
+  return j;
+}
+
+std::optional<QuietCheck> quiet_check_from(const json& document) {
+  if (!document.contains("quiet_check") || !document["quiet_check"].is_object()) return std::nullopt;
+  const json& j = document["quiet_check"];
+  QuietCheck check;
+  check.conditions = j.get<RunConditions>();
+  check.threshold_percent = j.value("threshold_percent", 20.0);
+  check.quiet = j.value("quiet", true);
+  check.waited_seconds = j.value("waited_seconds", 0.0);
+  return check;
+}
+
+}  // namespace
 
 json report_to_json(const Report& report) {
   json probes = json::array();
@@ -310,6 +329,7 @@ json report_to_json(const Report& report) {
               {"finished_utc", report.finished_utc},
               {"mode", report.mode},
               {"probes", probes},
+              {"quiet_check", quiet_check_json(report.quiet_check)},
               {"measurements", measurements},
               {"overall", to_string(report.judged.overall)},
               {"verdicts", report.judged.judgements},
@@ -330,6 +350,7 @@ Report report_from_json(const json& document) {
   report.finished_utc = document.value("finished_utc", "");
   report.mode = document.value("mode", "");
   for (const auto& entry : document.at("probes")) report.probes.push_back(entry.get<ProbeOutcome>());
+  report.quiet_check = quiet_check_from(document);
   for (const auto& entry : document.at("measurements")) {
     const std::string probe = entry.at("probe").get<std::string>();
     auto owner = std::find_if(report.probes.begin(), report.probes.end(),

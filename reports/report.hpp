@@ -2,6 +2,7 @@
 // The probes measure; this is where ceilings are attached (DESIGN principle 1).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,8 @@ struct Report {
   std::string finished_utc;
   std::string mode;  // quick, standard, full
   std::vector<ProbeOutcome> probes;  // each with its measurements
+  // The quiet-machine check before the first probe (app/quiet_check); absent in older reports.
+  std::optional<QuietCheck> quiet_check;
   // Verdicts, findings and the budget (reports/judge.hpp); empty until judged. In report.json:
   // "overall", "verdicts", "findings", "budget" (null without a workload).
   Judged judged;

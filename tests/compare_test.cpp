@@ -73,12 +73,18 @@ TEST(CompareNoise, ThresholdBoundary) {
 }
 
 TEST(CompareNoise, SingleRepetitionsNeverDecide) {
+  // Runs recorded before repetitions were kept: the range rule. A halving seen once is not a
+  // regression; it is as large as one, so the comparison cannot tell (inconclusive, exit 4).
   const auto c = change_of(rate("k/a", 100, 100, 100, 1), rate("k/a", 50, 50, 50, 1));
-  EXPECT_EQ(c.kind, ChangeKind::unchanged);
-  EXPECT_EQ(c.reason, "too few repetitions to tell (1 vs 1)");
-  // 3 vs 3 (quick mode) is the fewest that can: chance 0.1.
+  EXPECT_EQ(c.kind, ChangeKind::inconclusive);
+  EXPECT_TRUE(c.would_regress);
+  EXPECT_EQ(c.rule, "range rule");
+  EXPECT_EQ(c.reason, "too few repetitions to tell: n=1 vs 1");
+  // 3 vs 3 (the old quick mode) is the fewest the range rule lets decide: chance 0.1.
   EXPECT_EQ(change_of(rate("k/a", 100, 99, 101, 3), rate("k/a", 50, 49, 51, 3)).kind, ChangeKind::regressed);
-  EXPECT_EQ(change_of(rate("k/a", 100, 99, 101, 2), rate("k/a", 50, 49, 51, 3)).kind, ChangeKind::unchanged);
+  EXPECT_EQ(change_of(rate("k/a", 100, 99, 101, 2), rate("k/a", 50, 49, 51, 3)).kind, ChangeKind::inconclusive);
+  // Better by as much is only unchanged: nothing to worry about.
+  EXPECT_EQ(change_of(rate("k/a", 50, 50, 50, 1), rate("k/a", 100, 100, 100, 1)).kind, ChangeKind::unchanged);
 }
 
 TEST(CompareNoise, RatesAreBetterHigherTimesLower) {
@@ -101,6 +107,117 @@ TEST(CompareNoise, NewMissingAndChangedUnit) {
   EXPECT_EQ(c.kind, ChangeKind::incomparable);
   EXPECT_EQ(c.reason, "unit changed from GB/s to IOPS");
   EXPECT_STREQ(to_string(ChangeKind::added), "new");
+}
+
+// A measurement with every repetition kept (report.json version 2).
+Measurement repeated(const std::string& key, std::vector<double> reps, const std::string& unit = "images/s") {
+  Measurement m = rate(key, 0, 0, 0, 0, unit);
+  m.repetitions = std::move(reps);
+  m.stats = summarize(m.repetitions);
+  attach_spread(m);
+  return m;
+}
+
+std::vector<double> around(double center, int n, double spread_percent = 1.0) {
+  std::vector<double> values;
+  for (int i = 0; i < n; ++i) values.push_back(center * (1 + spread_percent / 100 * ((i % 5) - 2) / 2.0));
+  return values;
+}
+
+Report one_probe(std::vector<Measurement> ms, std::optional<RunConditions> conditions = std::nullopt) {
+  Report report;
+  report.probes.push_back({"pipecheck-jpeg", "decode", ProbeStatus::ok, "", 1, std::move(ms), {}});
+  report.probes.back().conditions = conditions;
+  return report;
+}
+
+TEST(CompareRanks, ShiftBeyondNoiseIsARegression) {
+  const auto c = change_of(repeated("decode/full/threads:1", around(100, 10)), repeated("decode/full/threads:1", around(90, 10)));
+  EXPECT_EQ(c.rule, "rank test");
+  EXPECT_EQ(c.kind, ChangeKind::regressed);
+  EXPECT_LT(*c.p_value, 0.001);
+  EXPECT_TRUE(c.noise_percent.has_value());
+  EXPECT_EQ(c.reason.rfind("beyond noise: p = ", 0), 0u) << c.reason;
+}
+
+TEST(CompareRanks, TooFewRepetitionsToTellSaysSo) {
+  // The case: 3 vs 3 repetitions, 17% down. No p below 0.05 is possible with 3 vs 3.
+  const auto c = change_of(repeated("decode/dct_1_2/threads:1", {102, 101, 103}), repeated("decode/dct_1_2/threads:1", {84.7, 84, 85}));
+  EXPECT_EQ(c.kind, ChangeKind::inconclusive);
+  EXPECT_TRUE(c.would_regress);
+  EXPECT_EQ(c.reason.rfind("too few repetitions to tell: n=3 vs 3", 0), 0u) << c.reason;
+  // 5 vs 5, every repetition lower: decided.
+  EXPECT_EQ(change_of(repeated("k", around(100, 5)), repeated("k", around(80, 5))).kind, ChangeKind::regressed);
+}
+
+TEST(CompareRanks, ChangeMustExceedThresholdAndNoise) {
+  // Significant but 2%: below the 3% threshold.
+  const auto small = change_of(repeated("k", around(100, 10, 0.2)), repeated("k", around(98, 10, 0.2)));
+  EXPECT_EQ(small.kind, ChangeKind::unchanged);
+  EXPECT_EQ(small.reason.rfind("below the 3% threshold", 0), 0u) << small.reason;
+  // Significant and 5%, but the medians' own noise (two modes 10% apart) is larger than that.
+  std::vector<double> a(10, 100.0), b(10, 95.0);
+  a.insert(a.end(), 10, 110.0);
+  b.insert(b.end(), 10, 104.5);
+  const auto noisy = change_of(repeated("k", a), repeated("k", b));
+  EXPECT_LT(*noisy.q_value, 0.05);
+  EXPECT_NEAR(*noisy.change_percent, -5.0, 1e-9);
+  EXPECT_NEAR(*noisy.noise_percent, 6.73, 0.01);
+  EXPECT_EQ(noisy.kind, ChangeKind::unchanged);
+  EXPECT_EQ(noisy.reason.rfind("within the measured noise of 6.7%", 0), 0u) << noisy.reason;
+}
+
+TEST(CompareRanks, FalseDiscoveriesAreControlledAcrossTheComparison) {
+  // Twenty cases: one with 5 vs 5 disjoint repetitions (p = 0.008), nineteen unchanged. Alone it
+  // would be called; among twenty, q = 0.16: noise could give one such case in twenty.
+  std::vector<Measurement> before, after;
+  for (int i = 0; i < 20; ++i) {
+    const std::string key = "k/" + std::to_string(100 + i);
+    before.push_back(repeated(key, {100, 101, 102, 103, 104}));
+    after.push_back(repeated(key, i == 0 ? std::vector<double>{90, 91, 92, 93, 94} : std::vector<double>{104, 100, 103, 101, 102}));
+  }
+  EXPECT_EQ(change_of(before[0], after[0]).kind, ChangeKind::regressed);
+  const Comparison c = compare_reports(one_probe(before), one_probe(after));
+  EXPECT_EQ(c.count(ChangeKind::regressed), 0);
+  EXPECT_EQ(c.changes[0].kind, ChangeKind::unchanged);
+  EXPECT_NEAR(*c.changes[0].q_value, 2.0 / 252 * 20, 1e-9);
+  EXPECT_EQ(c.exit_code(), ExitCode::ok);
+  // The same shift in every case (a real slowdown) survives the correction.
+  for (auto& m : after) m = repeated(m.key, {90, 91, 92, 93, 94});
+  const Comparison all = compare_reports(one_probe(before), one_probe(after));
+  EXPECT_EQ(all.count(ChangeKind::regressed), 20);
+  EXPECT_EQ(all.exit_code(), ExitCode::failed);
+}
+
+TEST(CompareRanks, BusyRunsAreNotComparedUnlessForced) {
+  RunConditions busy;
+  busy.other_cpu_percent = 187;
+  busy.top_consumers = {{812, "stress-ng", 98}};
+  const Report before = one_probe({repeated("decode/full/threads:2", around(100, 10))});
+  const Report after = one_probe({repeated("decode/full/threads:2", around(60, 10))}, busy);
+  const Comparison c = compare_reports(before, after);
+  ASSERT_EQ(c.changes.size(), 1u);
+  EXPECT_EQ(c.changes[0].kind, ChangeKind::incomparable);
+  EXPECT_TRUE(c.changes[0].would_regress);
+  EXPECT_NE(c.changes[0].reason.find("187% of one core (stress-ng (pid 812) 98%)"), std::string::npos) << c.changes[0].reason;
+  EXPECT_EQ(c.exit_code(), ExitCode::inconclusive);
+  EXPECT_TRUE(c.inconclusive());
+  CompareOptions forced;
+  forced.force = true;
+  const Comparison f = compare_reports(before, after, forced);
+  EXPECT_EQ(f.changes[0].kind, ChangeKind::regressed);
+  EXPECT_EQ(f.exit_code(), ExitCode::failed);
+  EXPECT_FALSE(f.notes.empty());
+  // Busy but better: not comparable, and nothing to be inconclusive about.
+  const Comparison better = compare_reports(one_probe({repeated("decode/full/threads:2", around(60, 10))}),
+                                            one_probe({repeated("decode/full/threads:2", around(100, 10))}, busy));
+  EXPECT_EQ(better.exit_code(), ExitCode::ok);
+}
+
+TEST(CompareRanks, OlderRunWithoutRepetitionsFallsBackToTheRangeRule) {
+  const auto c = change_of(rate("k/a", 100, 99, 101, 5, "images/s"), repeated("k/a", around(80, 5)));
+  EXPECT_EQ(c.rule, "range rule");
+  EXPECT_EQ(c.kind, ChangeKind::regressed);
 }
 
 Comparison recorded_comparison() {

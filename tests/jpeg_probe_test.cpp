@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/benchmark_json.hpp"
 #include "core/file_io.hpp"
@@ -30,7 +31,7 @@ struct ProbeRun {
 ProbeRun run_jpeg_probe(const fs::path& scratch, std::vector<std::string> args) {
   ProcessSpec spec;
   spec.argv = {std::string(PIPECHECK_BIN_DIR) + "/pipecheck-jpeg", "--benchmark_min_time=0.01",
-               "--benchmark_format=json"};
+               "--benchmark_format=json", "--pipecheck_repetitions=2"};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.stdout_path = scratch / "out";
   spec.stderr_path = scratch / "err";
@@ -89,8 +90,16 @@ TEST(JpegProbe, DatasetRunGivesRatesAndNamesBadFiles) {
     EXPECT_EQ(label.at("verified"), "yes") << name << ": " << label.at("verify");
     EXPECT_EQ(label.at("bad_files"), "1");
   }
-  const auto label = decode_label((*find_run(doc, "decode/full/real_time/threads:2"))["label"]);
-  EXPECT_EQ(label.count("scaling_efficiency"), 1u);
+  // 1 and 2 threads ran in rounds, interleaved, each repetition numbered, and said why they stopped.
+  EXPECT_EQ(doc["context"]["pipecheck_interleaved"], "threads");
+  int repetitions = 0;
+  for (const auto& entry : doc["benchmarks"]) {
+    if (entry["name"] != "decode/full/real_time/threads:2") continue;
+    EXPECT_EQ(entry["repetition_index"], repetitions++);
+    EXPECT_EQ(entry["repetitions"], 2);
+  }
+  EXPECT_EQ(repetitions, 2);
+  EXPECT_EQ(doc["context"]["pipecheck_stop:decode/full/real_time/threads:2"].get<std::string>().rfind("fixed count of 2", 0), 0u);
   const auto* gpu = find_run(doc, "decode/nvjpeg/iterations:1");
   ASSERT_NE(gpu, nullptr);
   if (gpu->value("error_occurred", false)) {
@@ -140,14 +149,16 @@ TEST(JpegProbe, GeneratedCorpusVerifiesAgainstSourcePixels) {
   ASSERT_TRUE(run.process.ok()) << run.process.describe() << "\n" << run.err;
   const auto doc = nlohmann::json::parse(run.out);
   EXPECT_EQ(doc["context"]["pipecheck_decode_subsampling"], "4:2:0=2");
-  int cases = 0;
+  std::set<std::string> cases;
   for (const auto& r : doc["benchmarks"]) {
     const auto label = decode_label(r["label"].get<std::string>());
     EXPECT_EQ(label.at("verified"), "yes") << r["name"] << ": " << label.at("verify");
     EXPECT_NE(label.at("verify").find("source pixels"), std::string::npos);
-    ++cases;
+    cases.insert(r["name"].get<std::string>());
   }
-  EXPECT_EQ(cases, 5);  // full, resize, resize_plain, dct_1_2, full_progressive
+  EXPECT_EQ(cases.size(), 5u);  // full, resize, resize_plain, dct_1_2, full_progressive
+  EXPECT_EQ(doc["benchmarks"].size(), 10u);  // 2 repetitions each
+  EXPECT_EQ(doc["context"]["executable"], std::string(PIPECHECK_BIN_DIR) + "/pipecheck-jpeg");
 }
 
 // On a machine with a GPU and libnvjpeg: the GPU case measures and its decode matches

@@ -10,16 +10,6 @@
 namespace pipecheck {
 namespace {
 
-TEST(JpegScaling, EfficiencyIsRateOverNTimesOneThread) {
-  EXPECT_DOUBLE_EQ(*scaling_efficiency(100, 180, 2), 0.9);
-  EXPECT_DOUBLE_EQ(*scaling_efficiency(50, 50, 1), 1.0);
-  EXPECT_DOUBLE_EQ(*scaling_efficiency(10, 100, 8), 1.25);  // superlinear is reported as is
-  EXPECT_FALSE(scaling_efficiency(0, 100, 2));
-  EXPECT_FALSE(scaling_efficiency(10, 100, 0));
-  EXPECT_FALSE(scaling_efficiency(NAN, 100, 2));
-  EXPECT_FALSE(scaling_efficiency(10, -1, 2));
-}
-
 TEST(JpegScaling, PowersOfTwoUpToMax) {
   EXPECT_EQ(power_of_two_threads(1), (std::vector<int>{1}));
   EXPECT_EQ(power_of_two_threads(6), (std::vector<int>{1, 2, 4, 6}));

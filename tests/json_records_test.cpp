@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
+#include "core/measurement.hpp"
 #include "reports/report.hpp"
 
 namespace pipecheck {
@@ -191,6 +192,71 @@ TEST(ReportJson, RoundTripIsExact) {
   EXPECT_EQ(first, second);
   EXPECT_EQ(first["measurements"].size(), 1u);
   EXPECT_EQ(first["measurements"][0]["probe"], "pipecheck-hostmem");
+}
+
+TEST(ReportJson, ConditionsRepetitionsAndQuietCheckRoundTrip) {
+  Report report;
+  Measurement m = sample_measurement();
+  m.repetitions = {18.1, 18.7, 18.9, 18.2, 18.8};
+  m.stopping = "converged: noise 1.5% <= 2% after 5 repetitions";
+  m.interleaved = true;
+  m.stats = summarize(m.repetitions);
+  attach_spread(m);
+  m.percent_low = 40;
+  m.percent_high = 44;
+  ProbeOutcome ok{"pipecheck-hostmem", "hostmem", ProbeStatus::ok, "", 7.5, {m}, {}};
+  RunConditions c;
+  c.seconds = 7.5;
+  c.other_cpu_percent = 187.5;
+  c.probe_cpu_percent = 190;
+  c.steal_percent = 1.5;
+  c.iowait_percent = 0.25;
+  c.loadavg_1m = 3.43;
+  c.governor = "performance";
+  c.governor_performance = true;
+  c.clock_mhz_min = 2400;
+  c.clock_mhz_max = 3100;
+  c.usable_cpus = 2;
+  c.cpu_allowance = "2 of 2 CPUs";
+  c.top_consumers = {{812, "stress-ng", 98.5}};
+  c.gpu_processes = {{4411, "python3", "0000:17:00.0", 1ull << 33}};
+  c.gpu_clock_events = {"0000:17:00.0: SwThermalSlowdown"};
+  c.gpu_note = "";
+  ok.conditions = c;
+  report.probes = {ok};
+  report.quiet_check = QuietCheck{c, 20, false, 12.5};
+  const json first = report_to_json(report);
+  EXPECT_EQ(first["probes"][0]["conditions"]["other_cpu_percent"], 187.5);
+  EXPECT_EQ(first["probes"][0]["conditions"]["loadavg_1m"], 3.43);
+  EXPECT_EQ(first["probes"][0]["conditions"]["governor"], "performance");
+  EXPECT_EQ(first["probes"][0]["conditions"]["steal_percent"], 1.5);
+  EXPECT_EQ(first["measurements"][0]["repetitions"].size(), 5u);
+  EXPECT_EQ(first["measurements"][0]["stats"]["noise_percent"], *m.noise_percent);
+  EXPECT_EQ(first["quiet_check"]["waited_seconds"], 12.5);
+  const Report back = report_from_json(first);
+  EXPECT_EQ(report_to_json(back), first);
+  ASSERT_TRUE(back.probes[0].conditions);
+  EXPECT_EQ(back.probes[0].conditions->top_consumers[0].command, "stress-ng");
+  EXPECT_EQ(back.probes[0].measurements[0].repetitions, m.repetitions);
+}
+
+TEST(ReportJson, OlderReportsWithoutConditionsOrRepetitionsStillRead) {
+  Report report;
+  report.probes = {{"pipecheck-hostmem", "hostmem", ProbeStatus::ok, "", 7.5, {sample_measurement()}, {}}};
+  json older = report_to_json(report);
+  older["probes"][0].erase("conditions");
+  older.erase("quiet_check");
+  for (const char* key : {"repetitions", "stopping", "interleaved", "percent_of_ceiling_low", "percent_of_ceiling_high"}) {
+    older["measurements"][0].erase(key);
+  }
+  older["measurements"][0]["stats"].erase("noise_percent");
+  older["measurements"][0]["stats"].erase("median_interval");
+  older["version"] = 1;
+  const Report back = report_from_json(older);
+  EXPECT_FALSE(back.probes[0].conditions);
+  EXPECT_FALSE(back.quiet_check);
+  EXPECT_TRUE(back.probes[0].measurements[0].repetitions.empty());
+  EXPECT_FALSE(back.probes[0].measurements[0].noise_percent);
 }
 
 TEST(ReportJson, RejectsWhatIsNotAReport) {

@@ -89,5 +89,14 @@ TEST_F(ProcessRunnerTest, SuccessIsOk) {
   EXPECT_TRUE(result.ok());
 }
 
+TEST_F(ProcessRunnerTest, CountsTheChildsCpuTime) {
+  // A busy shell loop: its CPU time is the child's own, whatever else the machine runs.
+  const auto busy = run({"/bin/sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"});
+  ASSERT_TRUE(busy.ok()) << busy.describe();
+  EXPECT_GT(busy.cpu_seconds, 0.05);
+  const auto idle = run({"/bin/sleep", "0.2"});
+  EXPECT_LT(idle.cpu_seconds, 0.05);
+}
+
 }  // namespace
 }  // namespace pipecheck

@@ -29,6 +29,7 @@ class RunSuiteTest : public ::testing::Test {
     options_.out = out_;
     options_.probe_dir = kProbes;
     options_.timeout_seconds = 2;
+    options_.quiet_window_seconds = 0.05;
   }
   void TearDown() override { fs::remove_all(out_); }
 
@@ -97,6 +98,24 @@ TEST_F(RunSuiteTest, AllGoodExitsZero) {
   EXPECT_NE(stdout_.str().find("results: "), std::string::npos);
 }
 
+TEST_F(RunSuiteTest, ConditionsAroundEveryProbeAndTheQuietCheckAreRecorded) {
+  EXPECT_EQ(run({{"good", "good_probe.sh", false, ""}, {"crash", "crash_probe.sh", false, ""}}), 1);
+  const auto document = nlohmann::json::parse(read_file(run_folder() / "report.json"));
+  for (const auto& probe : document["probes"]) {
+    const auto& c = probe["conditions"];
+    ASSERT_TRUE(c.is_object()) << probe.dump();
+    for (const char* key : {"other_cpu_percent", "steal_percent", "iowait_percent", "loadavg_1m", "governor",
+                            "usable_cpus", "top_consumers", "gpu_processes"}) {
+      EXPECT_TRUE(c.contains(key)) << key;
+    }
+    EXPECT_GE(c["other_cpu_percent"].get<double>(), 0.0);
+    EXPECT_FALSE(c["governor"].get<std::string>().empty());
+  }
+  EXPECT_TRUE(document["quiet_check"].is_object());
+  EXPECT_NE(stdout_.str().find("Conditions (others = CPU other processes used"), std::string::npos) << stdout_.str();
+  EXPECT_NE(stderr_.str().find("other processes used"), std::string::npos) << "progress lines say the load";
+}
+
 // The probes' output is kept as they printed it, so what they are told must stay true after the
 // run folder drops its ".incomplete": no file of a finished run names that temporary folder.
 TEST_F(RunSuiteTest, NothingNamesTheUnfinishedRunFolder) {
@@ -138,6 +157,17 @@ TEST_F(RunSuiteTest, UnknownStageIsAUsageErrorAndWritesNothing) {
     FAIL() << "accepted an unknown stage";
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("unknown stage 'warp-drive'"), std::string::npos);
+  }
+  EXPECT_FALSE(fs::exists(out_));
+}
+
+TEST_F(RunSuiteTest, BadDecodeSizeIsAUsageErrorAndWritesNothing) {
+  options_.decode_size = "4000by3000";
+  try {
+    run({{"good", "good_probe.sh", false, ""}});
+    FAIL() << "accepted a bad size";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("--decode-size 4000by3000"), std::string::npos) << error.what();
   }
   EXPECT_FALSE(fs::exists(out_));
 }
@@ -209,6 +239,8 @@ TEST(StageArguments, StorageGetsScratchAndPathsDecodeGetsImages) {
   EXPECT_TRUE(stage_arguments("hostmem", options, "/r").empty());
   options.images_dir.clear();
   EXPECT_TRUE(stage_arguments("decode", options, "/r").empty());
+  options.decode_size = "4000x3000";
+  EXPECT_EQ(stage_arguments("decode", options, "/r"), (std::vector<std::string>{"--size=4000x3000"}));
 }
 
 TEST(ProbeArguments, QuickAndFullDiffer) {

@@ -21,6 +21,7 @@ constexpr int kGroupWidth = 44;
 
 const char* const kRed = "\033[31m";
 const char* const kGreen = "\033[32m";
+const char* const kYellow = "\033[33m";
 const char* const kReset = "\033[0m";
 
 std::string fit(const std::string& text, int width) {
@@ -75,7 +76,8 @@ std::string p_text(double p) {
 // The result cell: the kind, and for an unchanged figure the reason in short.
 std::string result_cell(const MeasurementChange& c) {
   if (c.kind == ChangeKind::regressed) return "REGRESSED";
-  if (c.kind == ChangeKind::incomparable) return "unit changed";
+  if (c.kind == ChangeKind::incomparable) return c.reason.starts_with("not comparable") ? "busy: not compared" : "unit changed";
+  if (c.kind == ChangeKind::inconclusive) return "INCONCLUSIVE";
   if (c.kind != ChangeKind::unchanged) return to_string(c.kind);
   if (c.reason.starts_with("within noise")) return "within noise";
   if (c.reason.starts_with("below")) return "below threshold";
@@ -86,6 +88,7 @@ std::string result_cell(const MeasurementChange& c) {
 const char* result_colour(ChangeKind kind) {
   if (kind == ChangeKind::regressed || kind == ChangeKind::missing) return kRed;
   if (kind == ChangeKind::improved) return kGreen;
+  if (kind == ChangeKind::inconclusive) return kYellow;
   return nullptr;
 }
 
@@ -96,10 +99,12 @@ std::string label_line(const std::string& name, const RunLabel& label) {
 }
 
 std::string noise_rule(const CompareOptions& options) {
-  char text[160];
+  char text[400];
   std::snprintf(text, sizeof text,
-                "beyond noise: [min, max] ranges disjoint (chance from noise <= %g) and |change| >= %g%%",
-                options.max_p_value, options.threshold_percent);
+                "beyond noise: Mann-Whitney U on the repetitions, q <= %g across the comparison "
+                "(Benjamini-Hochberg), |change| >= %g%% and above the measured noise; runs without kept "
+                "repetitions: [min, max] ranges disjoint (chance from noise <= %g) and |change| >= %g%%",
+                options.false_discovery_rate, options.threshold_percent, options.max_p_value, options.threshold_percent);
   return text;
 }
 
@@ -120,7 +125,10 @@ std::string evidence(const Comparison& comparison, ChangeKind kind) {
     for (const auto& line : wrap_words(c.key, kCompareTextWidth - 2)) out += "  " + line + "\n";
     std::string line = range_text(*c.baseline) + " -> " + range_text(*c.current) + " " + c.unit + ", " +
                        format_change(c.change_percent);
-    if (c.p_value) {
+    if (c.p_value && c.q_value) {
+      line += ", p = " + p_text(*c.p_value) + ", q = " + p_text(*c.q_value) + " (" + std::to_string(c.baseline->samples) +
+              " vs " + std::to_string(c.current->samples) + " repetitions)";
+    } else if (c.p_value) {
       line += ", chance from noise " + p_text(*c.p_value) + " (" + std::to_string(c.baseline->samples) +
               " vs " + std::to_string(c.current->samples) + " repetitions)";
     }
@@ -130,14 +138,37 @@ std::string evidence(const Comparison& comparison, ChangeKind kind) {
                                 " beyond noise:\n" + out;
 }
 
+// The changes as large as a regression that could not be told apart, with why.
+std::string inconclusive_text(const Comparison& comparison) {
+  std::string out;
+  for (const auto& c : comparison.changes) {
+    if (!c.would_regress || c.kind == ChangeKind::regressed) continue;
+    for (const auto& line : wrap_words(c.key, kCompareTextWidth - 2)) out += "  " + line + "\n";
+    out += wrap(format_change(c.change_percent) + ": " + c.reason, kCompareTextWidth, "    ", "      ");
+  }
+  return out.empty() ? "" : "\ncannot tell (as large as a regression, but not beyond doubt):\n" + out;
+}
+
+std::string verdict_text(const Comparison& comparison) {
+  if (comparison.has_regression()) return "REGRESSION beyond noise";
+  if (comparison.inconclusive()) return "INCONCLUSIVE: no regression beyond noise, but a change as large as one could not be told apart";
+  return "no regression beyond noise";
+}
+
+const char* verdict_colour(const Comparison& comparison) {
+  return comparison.has_regression() ? kRed : comparison.inconclusive() ? kYellow : kGreen;
+}
+
 std::string counts_text(const Comparison& c) {
   return std::to_string(c.count(ChangeKind::regressed)) + " regressed, " +
          std::to_string(c.count(ChangeKind::improved)) + " improved, " +
          std::to_string(c.count(ChangeKind::unchanged)) + " unchanged, " +
          std::to_string(c.count(ChangeKind::added)) + " new, " +
          std::to_string(c.count(ChangeKind::missing)) + " missing" +
+         (c.count(ChangeKind::inconclusive) ? ", " + std::to_string(c.count(ChangeKind::inconclusive)) + " inconclusive"
+                                            : "") +
          (c.count(ChangeKind::incomparable) ? ", " + std::to_string(c.count(ChangeKind::incomparable)) +
-                                                  " with a changed unit"
+                                                  " not comparable"
                                             : "");
 }
 
@@ -256,9 +287,9 @@ std::string render_comparison_text(const Comparison& comparison, bool color) {
   out += std::string(kCompareTextWidth - 2, '-') + "\n";
   for (const auto& c : comparison.changes) out += change_row(c, color);
   out += evidence(comparison, ChangeKind::regressed) + evidence(comparison, ChangeKind::improved);
+  out += inconclusive_text(comparison);
   out += notes_text(comparison.notes);
-  const std::string verdict = comparison.has_regression() ? "REGRESSION beyond noise" : "no regression beyond noise";
-  out += "\nresult: " + paint(verdict, comparison.has_regression() ? kRed : kGreen, color) + " (" +
+  out += "\nresult: " + paint(verdict_text(comparison), verdict_colour(comparison), color) + " (" +
          counts_text(comparison) + ")\n";
   return out;
 }
@@ -276,9 +307,7 @@ std::string render_comparison_markdown(const Comparison& comparison) {
            (strong ? "**" + cell + "**" : cell) + " |\n";
   }
   out += md_notes(comparison.notes);
-  out += "\n**Result:** " +
-         std::string(comparison.has_regression() ? "regression beyond noise" : "no regression beyond noise") +
-         " (" + counts_text(comparison) + ")\n";
+  out += "\n**Result:** " + verdict_text(comparison) + " (" + counts_text(comparison) + ")\n";
   return out;
 }
 

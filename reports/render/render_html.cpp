@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "reports/render/attention.hpp"
+#include "reports/render/conditions_text.hpp"
 #include "reports/render/escape.hpp"
 #include "reports/render/html_parts.hpp"
 #include "reports/render/summary_table.hpp"
@@ -324,6 +325,7 @@ std::string render_html(const Report& report, const Inventory& inventory, const 
   }
   render_checks(out, report, judged);
   render_probes(out, report);
+  out << render_conditions_html(report);
   html::render_inventory(out, inventory);
   if (!extras.baseline_comparison.empty()) {
     out << "<section id=\"baseline\"><h2>Against the baseline</h2>\n<pre>" << h(extras.baseline_comparison)

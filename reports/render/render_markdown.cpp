@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "reports/render/attention.hpp"
+#include "reports/render/conditions_text.hpp"
 #include "reports/render/escape.hpp"
 #include "reports/render/summary_table.hpp"
 
@@ -180,6 +181,7 @@ std::string render_markdown(const Report& report, const Inventory& inventory, co
     out << "\n## Probes without full results\n\n| Probe | Stage | Status | Reason |\n|---|---|---|---|\n" << problems;
   }
 
+  out << render_conditions_markdown(report);
   if (extras.telemetry) render_telemetry(out, *extras.telemetry);
   if (!extras.burn_rates.empty()) {
     out << "\nBurn rates against their ceilings:\n\n";

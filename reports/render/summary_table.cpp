@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "reports/render/conditions_text.hpp"
 #include "reports/render/render_support.hpp"
 #include "reports/render/text_wrap.hpp"
 
@@ -313,6 +314,7 @@ std::string render_summary(const Report& report, const Judged& judged, const Sum
     }
   }
   if (!problems.empty()) out << "\nProbes without full results:\n" << problems;
+  out << render_conditions_summary(report);
 
   if (judged_any) {
     std::string word = verdict_word(judged.overall);

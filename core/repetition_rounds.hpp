@@ -1,0 +1,39 @@
+// Google Benchmark has no stopping rule, so a probe runs its registered cases in rounds itself:
+// each round runs every group of cases still going (one case's thread counts together, in
+// random order, one repetition each), groups in random order, until core/stopping_rule says
+// stop. Setup done in register_cases (scratch files, a JPEG corpus) is done once. The runs are
+// then reported as one Google Benchmark document (the --benchmark_format display, and the
+// --benchmark_out file), with each case's repetitions numbered in the order they ran and why it
+// stopped in the context ("pipecheck_stop:<case>").
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/stopping_rule.hpp"
+
+namespace pipecheck {
+
+// Google Benchmark flags that decide how the probe runs, taken off argv before Google Benchmark
+// parses it (a --benchmark_out file must be written once, after the last round).
+struct BenchmarkFlags {
+  std::string out;          // --benchmark_out=FILE
+  std::string out_format;   // --benchmark_out_format=json|console|csv
+  bool repetitions = false;  // --benchmark_repetitions given: Google Benchmark's own fixed count
+  bool list_tests = false;   // --benchmark_list_tests
+};
+BenchmarkFlags take_benchmark_flags(int& argc, char** argv);
+
+// A probe whose processes must run the same cases in the same order (NCCL ranks under MPI, each
+// waiting on the others) calls this from register_cases: its cases then run Google Benchmark's
+// own way, the policy's minimum as a fixed count, in registration order.
+void keep_registration_order();
+
+// Runs the registered cases: in rounds by `policy`, or Google Benchmark's own way when the user
+// gave --benchmark_repetitions or --benchmark_list_tests, or keep_registration_order() was called.
+void run_registered_cases(const RepetitionPolicy& policy, const BenchmarkFlags& flags, const char* argv0);
+
+// "decode/full/real_time/threads:1" as a POSIX extended regular expression matching only itself.
+std::string exact_name_pattern(const std::string& name);
+
+}  // namespace pipecheck
