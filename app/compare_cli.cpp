@@ -9,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
+#include "core/text_escape.hpp"
 #include "reports/baseline.hpp"
 #include "reports/compare.hpp"
 #include "reports/render/compare_text.hpp"
@@ -47,13 +48,19 @@ std::vector<std::string> version_notes(const LoadedRun& a, const LoadedRun& b) {
 int compare_two(const CompareCliState& state, std::ostream& out) {
   const LoadedRun a = load_run(state.inputs[0], state.force);
   const LoadedRun b = load_run(state.inputs[1], state.force);
+  // A is the baseline: another machine's figures say nothing about this one's changes.
+  const auto difference = identity_difference(a.identity, b.identity);
+  if (difference && !state.force) {
+    throw UsageError("compare: " + escape_name(a.source.string()) + " and " + escape_name(b.source.string()) +
+                     " are runs of different machines (" + describe(a.identity) + "; " + describe(b.identity) +
+                     "); pass --force to compare anyway");
+  }
   const auto forced = version_notes(a, b);
   CompareOptions options;
   options.threshold_percent = state.threshold_percent;
   Comparison comparison = compare_runs(a, b, options);
   comparison.notes.insert(comparison.notes.begin(), forced.begin(), forced.end());
-  // Another host is already noted by compare_reports; the same host with other GPUs is not.
-  const auto difference = identity_difference(a.identity, b.identity);
+  // Forced: another host is already noted by compare_reports; the same host with other GPUs is not.
   if (difference && a.identity.hostname == b.identity.hostname) {
     comparison.notes.push_back("different GPUs: baseline " + *difference);
   }
@@ -94,7 +101,8 @@ CLI::App* add_compare_command(CLI::App& app, CompareCliState& state) {
                       "Run folders, report.json or baseline.json files; with --fleet also folders "
                       "holding run folders");
   compare->add_flag("--fleet", state.fleet, "Compare many hosts' runs and name outlier hosts and GPUs");
-  compare->add_flag("--force", state.force, "Compare runs of different report schema versions");
+  compare->add_flag("--force", state.force,
+                    "Compare runs of different machines (host or GPU set), or a report of a newer schema version");
   compare->add_option("--threshold", state.threshold_percent,
                       "Smallest change of a median, in %, that counts as a regression")
       ->check(CLI::NonNegativeNumber)

@@ -1,5 +1,8 @@
-// JSON for measurements and probe outcomes. Optional values are written as null.
+// JSON for measurements and probe outcomes. Optional values are written as null. Every field is
+// read through core/json_field_error.hpp, so a damaged file names the field that is wrong.
 #include "core/json_records.hpp"
+
+#include "core/json_field_error.hpp"
 
 namespace pipecheck {
 
@@ -10,10 +13,10 @@ void to_json(json& j, const Statistics& s) {
 }
 
 void from_json(const json& j, Statistics& s) {
-  s.median = j.at("median").get<double>();
-  s.min = j.at("min").get<double>();
-  s.max = j.at("max").get<double>();
-  s.samples = j.at("samples").get<int>();
+  s.median = field<double>(j, "median");
+  s.min = field<double>(j, "min");
+  s.max = field<double>(j, "max");
+  s.samples = field<int>(j, "samples");
 }
 
 void to_json(json& j, const Ceiling& c) {
@@ -21,10 +24,10 @@ void to_json(json& j, const Ceiling& c) {
 }
 
 void from_json(const json& j, Ceiling& c) {
-  c.value = j.at("value").get<double>();
-  c.unit = j.at("unit").get<std::string>();
-  c.basis = j.at("basis").get<std::string>();
-  c.derivation = j.at("derivation").get<std::string>();
+  c.value = field<double>(j, "value");
+  c.unit = field<std::string>(j, "unit");
+  c.basis = field<std::string>(j, "basis");
+  c.derivation = field<std::string>(j, "derivation");
 }
 
 void to_json(json& j, const Measurement& m) {
@@ -37,21 +40,20 @@ void to_json(json& j, const Measurement& m) {
 }
 
 void from_json(const json& j, Measurement& m) {
-  m.key = j.at("key").get<std::string>();
-  m.stage = j.at("stage").get<std::string>();
-  m.what = j.at("what").get<std::string>();
-  m.unit = j.at("unit").get<std::string>();
-  m.stats = j.at("stats").get<Statistics>();
-  m.params = j.value("params", std::map<std::string, std::string>{});
+  m.key = field<std::string>(j, "key");
+  m.stage = field<std::string>(j, "stage");
+  m.what = field<std::string>(j, "what");
+  m.unit = field<std::string>(j, "unit");
+  m.stats = field<Statistics>(j, "stats");
+  m.params = field_or(j, "params", std::map<std::string, std::string>{});
   m.ceiling = {};
-  if (j.contains("ceiling") && !j["ceiling"].is_null()) m.ceiling.ceiling = j["ceiling"].get<Ceiling>();
-  if (j.contains("ceiling_unknown") && !j["ceiling_unknown"].is_null()) {
-    m.ceiling.unknown_reason = j["ceiling_unknown"].get<std::string>();
-  }
-  m.percent_of_ceiling.reset();
-  if (j.contains("percent_of_ceiling") && !j["percent_of_ceiling"].is_null()) {
-    m.percent_of_ceiling = j["percent_of_ceiling"].get<double>();
-  }
+  std::optional<Ceiling> ceiling;
+  optional_field(j, "ceiling", ceiling);
+  if (ceiling) m.ceiling.ceiling = *ceiling;
+  std::optional<std::string> unknown;
+  optional_field(j, "ceiling_unknown", unknown);
+  if (unknown) m.ceiling.unknown_reason = *unknown;
+  optional_field(j, "percent_of_ceiling", m.percent_of_ceiling);
 }
 
 void to_json(json& j, const ProbeOutcome& p) {
@@ -61,12 +63,12 @@ void to_json(json& j, const ProbeOutcome& p) {
 }
 
 void from_json(const json& j, ProbeOutcome& p) {
-  p.probe = j.at("probe").get<std::string>();
-  p.stage = j.at("stage").get<std::string>();
-  p.status = parse_probe_status(j.at("status").get<std::string>());
-  p.reason = j.value("reason", "");
-  p.seconds = j.value("seconds", 0.0);
-  p.case_errors = j.value("case_errors", std::vector<std::string>{});
+  p.probe = field<std::string>(j, "probe");
+  p.stage = field<std::string>(j, "stage");
+  p.status = parse_probe_status(field<std::string>(j, "status"));
+  p.reason = field_or(j, "reason", "");
+  p.seconds = field_or(j, "seconds", 0.0);
+  p.case_errors = field_or(j, "case_errors", std::vector<std::string>{});
 }
 
 }  // namespace pipecheck
@@ -83,8 +85,7 @@ json optional_json(const std::optional<T>& value) {
 
 template <typename T>
 void read_optional(const json& j, const char* key, std::optional<T>& into) {
-  into.reset();
-  if (j.contains(key) && !j[key].is_null()) into = j[key].get<T>();
+  optional_field(j, key, into);
 }
 
 json link_json(const PcieLink& link) {
@@ -123,11 +124,11 @@ json cpu_json(const CpuInfo& cpu) {
 
 CpuInfo cpu_from(const json& j) {
   CpuInfo cpu;
-  cpu.model = j.at("model").get<std::string>();
-  cpu.sockets = j.at("sockets").get<int>();
-  cpu.physical_cores = j.at("physical_cores").get<int>();
-  cpu.logical_cpus = j.at("logical_cpus").get<int>();
-  cpu.numa_nodes = j.at("numa_nodes").get<int>();
+  cpu.model = field<std::string>(j, "model");
+  cpu.sockets = field<int>(j, "sockets");
+  cpu.physical_cores = field<int>(j, "physical_cores");
+  cpu.logical_cpus = field<int>(j, "logical_cpus");
+  cpu.numa_nodes = field<int>(j, "numa_nodes");
   read_optional(j, "l3_bytes", cpu.l3_bytes);
   return cpu;
 }
@@ -148,16 +149,16 @@ json memory_json(const MemoryInfo& memory) {
 
 MemoryInfo memory_from(const json& j) {
   MemoryInfo memory;
-  memory.total_bytes = j.at("total_bytes").get<std::uint64_t>();
-  for (const auto& d : j.at("dimms")) {
+  memory.total_bytes = field<std::uint64_t>(j, "total_bytes");
+  for_each_element(j, "dimms", [&](const json& d) {
     DimmInfo dimm;
-    dimm.locator = d.at("locator").get<std::string>();
-    dimm.size_bytes = d.at("size_bytes").get<std::uint64_t>();
+    dimm.locator = field<std::string>(d, "locator");
+    dimm.size_bytes = field<std::uint64_t>(d, "size_bytes");
     read_optional(d, "speed_mts", dimm.speed_mts);
     read_optional(d, "data_width_bits", dimm.data_width_bits);
-    dimm.type = d.at("type").get<std::string>();
+    dimm.type = field<std::string>(d, "type");
     memory.dimms.push_back(dimm);
-  }
+  });
   read_optional(j, "memory_channels", memory.memory_channels);
   return memory;
 }
@@ -180,19 +181,19 @@ json disk_json(const BlockDevice& d) {
 
 BlockDevice disk_from(const json& j) {
   BlockDevice d;
-  d.name = j.at("name").get<std::string>();
-  d.model = j.at("model").get<std::string>();
-  d.vendor = j.value("vendor", "");
-  d.size_bytes = j.at("size_bytes").get<std::uint64_t>();
-  d.rotational = j.at("rotational").get<bool>();
-  d.kind = disk_kind_from(j.at("kind").get<std::string>());
-  d.transport = j.at("transport").get<std::string>();
-  d.pci_bdf = j.at("pci_bdf").get<std::string>();
-  d.pcie = link_from(j.at("pcie"));
+  d.name = field<std::string>(j, "name");
+  d.model = field<std::string>(j, "model");
+  d.vendor = field_or(j, "vendor", "");
+  d.size_bytes = field<std::uint64_t>(j, "size_bytes");
+  d.rotational = field<bool>(j, "rotational");
+  d.kind = disk_kind_from(field<std::string>(j, "kind"));
+  d.transport = field<std::string>(j, "transport");
+  d.pci_bdf = field<std::string>(j, "pci_bdf");
+  d.pcie = in_field(j, "pcie", link_from);
   read_optional(j, "sata_gbps", d.sata_gbps);
-  d.logical_block_size = j.at("logical_block_size").get<int>();
+  d.logical_block_size = field<int>(j, "logical_block_size");
   read_optional(j, "numa_node", d.numa_node);
-  d.members = j.value("members", std::vector<std::string>{});
+  d.members = field_or(j, "members", std::vector<std::string>{});
   return d;
 }
 
@@ -206,9 +207,9 @@ json nvlink_remotes_json(const std::vector<NvlinkRemote>& remotes) {
 std::vector<NvlinkRemote> nvlink_remotes_from(const json& nvlink) {
   std::vector<NvlinkRemote> remotes;
   if (!nvlink.contains("remotes")) return remotes;
-  for (const auto& r : nvlink.at("remotes")) {
-    remotes.push_back({r.at("pci_bdf").get<std::string>(), r.at("links").get<int>(), r.value("nvswitch", false)});
-  }
+  for_each_element(nvlink, "remotes", [&](const json& r) {
+    remotes.push_back({field<std::string>(r, "pci_bdf"), field<int>(r, "links"), field_or(r, "nvswitch", false)});
+  });
   return remotes;
 }
 
@@ -219,11 +220,11 @@ json nic_json(const NicInfo& n) {
 
 NicInfo nic_from(const json& j) {
   NicInfo n;
-  n.name = j.at("name").get<std::string>();
-  n.kind = j.at("kind").get<std::string>();
+  n.name = field<std::string>(j, "name");
+  n.kind = field<std::string>(j, "kind");
   read_optional(j, "rate_gbps", n.rate_gbps);
-  n.active = j.at("active").get<bool>();
-  n.pci_bdf = j.value("pci_bdf", "");
+  n.active = field<bool>(j, "active");
+  n.pci_bdf = field_or(j, "pci_bdf", "");
   read_optional(j, "numa_node", n.numa_node);
   return n;
 }
@@ -238,12 +239,12 @@ json topology_json(const Topology& t) {
 
 Topology topology_from(const json& j) {
   Topology t;
-  for (const auto& d : j.at("devices")) {
-    TopologyDevice device{d.at("label").get<std::string>(), d.value("pci_bdf", ""), std::nullopt};
+  for_each_element(j, "devices", [&](const json& d) {
+    TopologyDevice device{field<std::string>(d, "label"), field_or(d, "pci_bdf", ""), std::nullopt};
     read_optional(d, "numa_node", device.numa_node);
     t.devices.push_back(device);
-  }
-  t.matrix = j.at("matrix").get<std::vector<std::vector<std::string>>>();
+  });
+  t.matrix = field<std::vector<std::vector<std::string>>>(j, "matrix");
   return t;
 }
 
@@ -274,28 +275,29 @@ json gpu_json(const GpuInfo& g) {
 
 GpuInfo gpu_from(const json& j) {
   GpuInfo g;
-  g.cuda_index = j.at("cuda_index").get<int>();
-  g.name = j.at("name").get<std::string>();
-  g.uuid = j.at("uuid").get<std::string>();
-  g.pci_bdf = j.at("pci_bdf").get<std::string>();
-  g.cc_major = j.at("cc_major").get<int>();
-  g.cc_minor = j.at("cc_minor").get<int>();
+  g.cuda_index = field<int>(j, "cuda_index");
+  g.name = field<std::string>(j, "name");
+  g.uuid = field<std::string>(j, "uuid");
+  g.pci_bdf = field<std::string>(j, "pci_bdf");
+  g.cc_major = field<int>(j, "cc_major");
+  g.cc_minor = field<int>(j, "cc_minor");
   read_optional(j, "sm_count", g.sm_count);
   read_optional(j, "max_sm_clock_mhz", g.max_sm_clock_mhz);
   read_optional(j, "max_mem_clock_mhz", g.max_mem_clock_mhz);
   read_optional(j, "memory_bus_width_bits", g.memory_bus_width_bits);
   read_optional(j, "memory_bytes", g.memory_bytes);
   read_optional(j, "l2_bytes", g.l2_bytes);
-  g.pcie = link_from(j.at("pcie"));
-  g.pcie_source = j.value("pcie_source", "");
+  g.pcie = in_field(j, "pcie", link_from);
+  g.pcie_source = field_or(j, "pcie_source", "");
   read_optional(j, "numa_node", g.numa_node);
   read_optional(j, "power_limit_w", g.power_limit_w);
-  const json& nvlink = j.at("nvlink");
-  g.nvlink.active_links = nvlink.at("active_links").get<int>();
-  g.nvlink.total_links_probed = nvlink.at("total_links_probed").get<int>();
-  read_optional(nvlink, "version", g.nvlink.version);
-  read_optional(nvlink, "nvml_version_code", g.nvlink.nvml_version_code);
-  g.nvlink.remotes = nvlink_remotes_from(nvlink);
+  in_field(j, "nvlink", [&](const json& nvlink) {
+    g.nvlink.active_links = field<int>(nvlink, "active_links");
+    g.nvlink.total_links_probed = field<int>(nvlink, "total_links_probed");
+    read_optional(nvlink, "version", g.nvlink.version);
+    read_optional(nvlink, "nvml_version_code", g.nvlink.nvml_version_code);
+    g.nvlink.remotes = nvlink_remotes_from(nvlink);
+  });
   return g;
 }
 
@@ -319,19 +321,19 @@ json software_json(const SoftwareStack& s) {
 
 SoftwareStack software_from(const json& j) {
   SoftwareStack s;
-  s.kernel = j.at("kernel").get<std::string>();
+  s.kernel = field<std::string>(j, "kernel");
   read_optional(j, "driver_version", s.driver_version);
   read_optional(j, "driver_cuda_version", s.driver_cuda_version);
   read_optional(j, "runtime_cuda_version", s.runtime_cuda_version);
   read_optional(j, "nccl_version", s.nccl_version);
-  s.cuda_built = j.at("cuda_built").get<bool>();
-  s.nccl_built = j.at("nccl_built").get<bool>();
-  s.nvml_loaded = j.at("nvml_loaded").get<bool>();
-  s.nvml_error = j.at("nvml_error").get<std::string>();
-  s.cuda_error = j.at("cuda_error").get<std::string>();
-  s.in_container = j.at("in_container").get<bool>();
-  s.container_evidence = j.at("container_evidence").get<std::string>();
-  s.nvidia_device_nodes = j.at("nvidia_device_nodes").get<std::vector<std::string>>();
+  s.cuda_built = field<bool>(j, "cuda_built");
+  s.nccl_built = field<bool>(j, "nccl_built");
+  s.nvml_loaded = field<bool>(j, "nvml_loaded");
+  s.nvml_error = field<std::string>(j, "nvml_error");
+  s.cuda_error = field<std::string>(j, "cuda_error");
+  s.in_container = field<bool>(j, "in_container");
+  s.container_evidence = field<std::string>(j, "container_evidence");
+  s.nvidia_device_nodes = field<std::vector<std::string>>(j, "nvidia_device_nodes");
   return s;
 }
 
@@ -359,24 +361,24 @@ void to_json(json& j, const Inventory& inventory) {
 }
 
 void from_json(const json& j, Inventory& inventory) {
-  inventory.schema_version = j.at("version").get<int>();
+  inventory.schema_version = field<int>(j, "version");
   check_schema_version("inventory.json", inventory.schema_version, kInventorySchemaVersion);
-  inventory.hostname = j.at("hostname").get<std::string>();
-  inventory.collected_utc = j.at("collected_utc").get<std::string>();
-  inventory.cpu = cpu_from(j.at("cpu"));
-  inventory.memory = memory_from(j.at("memory"));
+  inventory.hostname = field<std::string>(j, "hostname");
+  inventory.collected_utc = field<std::string>(j, "collected_utc");
+  inventory.cpu = in_field(j, "cpu", cpu_from);
+  inventory.memory = in_field(j, "memory", memory_from);
   inventory.disks.clear();
-  for (const auto& d : j.at("disks")) inventory.disks.push_back(disk_from(d));
+  for_each_element(j, "disks", [&](const json& d) { inventory.disks.push_back(disk_from(d)); });
   inventory.gpus.clear();
-  for (const auto& g : j.at("gpus")) inventory.gpus.push_back(gpu_from(g));
-  inventory.software = software_from(j.at("software"));
+  for_each_element(j, "gpus", [&](const json& g) { inventory.gpus.push_back(gpu_from(g)); });
+  inventory.software = in_field(j, "software", software_from);
   // Inventories written before the topology was recorded have neither: none known.
   inventory.nics.clear();
   if (j.contains("nics")) {
-    for (const auto& n : j.at("nics")) inventory.nics.push_back(nic_from(n));
+    for_each_element(j, "nics", [&](const json& n) { inventory.nics.push_back(nic_from(n)); });
   }
-  inventory.topology = j.contains("topology") ? topology_from(j.at("topology")) : Topology{};
-  inventory.notes = j.at("notes").get<std::vector<std::string>>();
+  inventory.topology = j.contains("topology") ? in_field(j, "topology", topology_from) : Topology{};
+  inventory.notes = field<std::vector<std::string>>(j, "notes");
 }
 
 }  // namespace pipecheck

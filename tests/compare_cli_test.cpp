@@ -103,10 +103,15 @@ TEST(CompareCli, OlderVersionsAreComparedNewerNeedForce) {
       << forced.out;
 }
 
-TEST(CompareCli, AnotherHostIsComparedWithANote) {
-  const auto run = compare({kData + "baseline", kData + "other_host"});
-  EXPECT_EQ(run.code, 0) << run.err;
-  EXPECT_NE(run.out.find("different hosts: node-a (baseline) and node-b"), std::string::npos) << run.out;
+TEST(CompareCli, AnotherHostIsRefusedUnlessForced) {
+  // As the README says: a baseline of another machine is refused unless --force.
+  expect_bad_input(compare({kData + "baseline", kData + "other_host"}), "are runs of different machines");
+  const auto refused = compare({kData + "baseline", kData + "other_host"});
+  EXPECT_NE(refused.err.find("pass --force to compare anyway"), std::string::npos) << refused.err;
+  expect_bad_input(compare({kData + "baseline", kData + "swapped_gpu"}), "different machines");
+  const auto forced = compare({kData + "baseline", kData + "other_host", "--force"});
+  EXPECT_EQ(forced.code, 0) << forced.err;
+  EXPECT_NE(forced.out.find("different hosts: node-a (baseline) and node-b"), std::string::npos) << forced.out;
 }
 
 TEST(CompareCli, FleetNamesOutliersAndExitsOne) {
