@@ -1,7 +1,10 @@
 // The probe driver behind `pipecheck run`.
 #include "app/run_command.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -9,11 +12,14 @@
 #include <set>
 
 #include "inventory/inventory_collect.hpp"
+#include "io/jpeg_corpus.hpp"
+#include "io/storage_target.hpp"
 #include "core/benchmark_json.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
+#include "core/text_escape.hpp"
 #include "pipecheck_config.hpp"
 #include "reports/baseline.hpp"
 #include "reports/judge.hpp"
@@ -39,6 +45,7 @@ class InterruptGuard {
  public:
   InterruptGuard() {
     g_interrupted.store(false);
+    reset_child_stop();
     struct sigaction action {};
     action.sa_handler = on_interrupt;
     sigemptyset(&action.sa_mask);
@@ -57,10 +64,11 @@ class InterruptGuard {
   struct sigaction old_term_ {};
 };
 
+// The probe's last stderr line, printable (a probe may print any bytes: core/text_escape.hpp).
 std::string last_line(const std::string& text) {
   std::string trimmed = trim(text);
   const auto newline = trimmed.rfind('\n');
-  std::string line = newline == std::string::npos ? trimmed : trimmed.substr(newline + 1);
+  std::string line = printable_text(newline == std::string::npos ? trimmed : trimmed.substr(newline + 1));
   if (line.size() > 200) line = line.substr(0, 197) + "...";
   return line;
 }
@@ -71,7 +79,7 @@ std::string skip_line(const std::string& stderr_text) {
     std::size_t end = stderr_text.find('\n', start);
     if (end == std::string::npos) end = stderr_text.size();
     const std::string line = trim(stderr_text.substr(start, end - start));
-    if (line.rfind("skipped: ", 0) == 0) return line;
+    if (line.rfind("skipped: ", 0) == 0) return printable_text(line);
     start = end + 1;
   }
   return "";
@@ -96,6 +104,21 @@ std::vector<ProbeEntry> select_probes(const RunOptions& options,
   return selected;
 }
 
+// Bad input found before anything runs (exit 2), in the words the probes would use: a --path
+// that is a FIFO, an empty file or a folder without a file to read; --images without a JPEG; a
+// --baseline that cannot be read or created.
+void check_run_inputs(const RunOptions& options, const std::vector<ProbeEntry>& probes) {
+  const auto runs = [&](const char* stage) {
+    return std::any_of(probes.begin(), probes.end(), [&](const ProbeEntry& e) { return e.stage == stage; });
+  };
+  if (runs("storage")) {
+    const SysfsRoot sys(options.sysfs_root);
+    for (const auto& path : options.storage_paths) resolve_target(path, sys);
+  }
+  if (runs("decode") && !options.images_dir.empty()) check_jpeg_directory(options.images_dir);
+  if (!options.baseline.empty()) check_baseline_path(options.baseline, options.force_baseline);
+}
+
 // Every selected probe that this build should have must be there before anything runs.
 void check_probes_present(const std::vector<ProbeEntry>& probes, const fs::path& dir) {
   for (const auto& probe : probes) {
@@ -105,24 +128,6 @@ void check_probes_present(const std::vector<ProbeEntry>& probes, const fs::path&
       throw UsageError("probe binary missing: " + path.string() + " (build it with `make`)");
     }
   }
-}
-
-// The run's folder, named *.incomplete until the run has finished.
-fs::path create_run_folder(const fs::path& out, const std::string& base_name) {
-  std::error_code error;
-  fs::create_directories(out, error);
-  if (error) throw UsageError("--out " + out.string() + ": cannot create: " + error.message());
-  if (!fs::is_directory(out)) throw UsageError("--out " + out.string() + ": not a directory");
-  if (access(out.c_str(), W_OK | X_OK) != 0) {
-    throw UsageError("--out " + out.string() + ": not writable");
-  }
-  fs::path folder = out / (base_name + ".incomplete");
-  for (int n = 2; fs::exists(folder) || fs::exists(out / base_name); ++n) {
-    folder = out / (base_name + "-" + std::to_string(n) + ".incomplete");
-  }
-  fs::create_directory(folder, error);
-  if (error) throw UsageError("--out " + out.string() + ": cannot create " + folder.string() + ": " + error.message());
-  return folder;
 }
 
 ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
@@ -159,13 +164,40 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
 }
 
 void print_progress(std::ostream& err, const ProbeOutcome& outcome) {
-  err << "pipecheck: " << outcome.stage << " (" << outcome.probe << "): " << to_string(outcome.status);
-  if (!outcome.reason.empty()) err << " - " << outcome.reason;
+  const std::string status = to_string(outcome.status);
+  err << "pipecheck: " << outcome.stage << " (" << outcome.probe << "): " << status;
+  // A skip reason reads "skipped: no GPU": the status is not said twice.
+  std::string reason = outcome.reason;
+  if (reason.rfind(status + ": ", 0) == 0) reason.erase(0, status.size() + 2);
+  if (!reason.empty()) err << " - " << reason;
   err << " [" << static_cast<long>(outcome.seconds + 0.5) << " s, "
       << outcome.measurements.size() << " measurements]\n";
 }
 
 }  // namespace
+
+fs::path create_run_folder(const fs::path& out, const std::string& base_name) {
+  std::error_code error;
+  fs::create_directories(out, error);
+  const std::string shown = escape_name(out.string());
+  if (error) throw UsageError("--out " + shown + ": cannot create: " + error.message());
+  if (!fs::is_directory(out)) throw UsageError("--out " + shown + ": not a directory");
+  if (access(out.c_str(), W_OK | X_OK) != 0) throw UsageError("--out " + shown + ": not writable");
+  // The first name free both as the run's folder and as its final name (a finished run of the
+  // same second, or another run starting now): create_directory is the exclusive claim.
+  constexpr int kMostTries = 10000;
+  for (int n = 1; n <= kMostTries; ++n) {
+    const std::string name = n == 1 ? base_name : base_name + "-" + std::to_string(n);
+    const fs::path folder = out / (name + ".incomplete");
+    struct stat taken {};
+    if (lstat((out / name).c_str(), &taken) == 0) continue;
+    if (mkdir(folder.c_str(), 0755) == 0) return folder;
+    if (errno == EEXIST) continue;  // anything at that name, even a dangling link
+    throw UsageError(errno_message("--out " + shown + ": cannot create", folder.string(), errno));
+  }
+  throw UsageError("--out " + shown + ": " + std::to_string(kMostTries) + " runs named " + escape_name(base_name) +
+                   "-N exist already");
+}
 
 const char* mode_name_of(ProbeMode mode) {
   switch (mode) {
@@ -215,6 +247,12 @@ ProbeOutcome outcome_of_process(const ProbeEntry& probe, const ProcessResult& pr
                                 const std::string& stdout_text, const std::string& stderr_text) {
   ProbeOutcome outcome{probe.executable, probe.stage, ProbeStatus::failed, "", process.seconds, {}, {}};
   const std::string tail = last_line(stderr_text);
+  if (process.ending == ProcessResult::Ending::interrupted) {
+    // The user stopped the run: not the probe's failure (core/outcome.hpp).
+    outcome.status = ProbeStatus::interrupted;
+    outcome.reason = process.describe();
+    return outcome;
+  }
   if (!process.ok()) {
     outcome.reason = process.describe();
     if (!tail.empty() && process.ending != ProcessResult::Ending::failed_to_start) {
@@ -229,7 +267,9 @@ ProbeOutcome outcome_of_process(const ProbeEntry& probe, const ProcessResult& pr
     return outcome;
   }
   try {
-    ParsedBenchmarks parsed = parse_benchmark_json(stdout_text, probe.stage);
+    // Control bytes or invalid UTF-8 inside its strings (a file name in a label) must not cost
+    // the stage: they read as \xHH escapes (core/text_escape.hpp).
+    ParsedBenchmarks parsed = parse_benchmark_json(sanitize_json_bytes(stdout_text), probe.stage);
     outcome.measurements = std::move(parsed.measurements);
     outcome.case_errors = std::move(parsed.case_errors);
   } catch (const std::exception& error) {
@@ -265,6 +305,7 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   if (!options.workload.empty()) workload = parse_workload(options.workload);
   const fs::path probe_dir = options.probe_dir.empty() ? executable_dir() : options.probe_dir;
   check_probes_present(probes, probe_dir);
+  check_run_inputs(options, probes);
 
   Report report;
   report.pipecheck_version = PIPECHECK_VERSION;
@@ -293,15 +334,16 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
 
   out << render_summary(report, options.color);
   if (g_interrupted.load()) {
-    err << "pipecheck: interrupted: partial results left in " << folder.string() << "\n";
+    err << "pipecheck: interrupted: partial results left in " << escape_name(folder.string()) << "\n";
     return 130;
   }
   fs::path final_folder = folder;
   final_folder.replace_extension();  // drop ".incomplete"
-  std::error_code error;
-  fs::rename(folder, final_folder, error);
-  if (error) throw RunError("rename " + folder.string() + ": " + error.message());
-  out << "\nresults: " << final_folder.string() << "  (report.html, report.md, junit.xml, pipecheck.prom)\n";
+  // RENAME_NOREPLACE: an empty folder made at the final name meanwhile is not replaced.
+  if (renameat2(AT_FDCWD, folder.c_str(), AT_FDCWD, final_folder.c_str(), RENAME_NOREPLACE) != 0) {
+    throw_errno("rename " + escape_name(folder.string()) + " to", final_folder.string());
+  }
+  out << "\nresults: " << escape_name(final_folder.string()) << "  (report.html, report.md, junit.xml, pipecheck.prom)\n";
   const bool probe_failed = std::any_of(report.probes.begin(), report.probes.end(),
                                         [](const ProbeOutcome& p) { return p.status == ProbeStatus::failed; });
   const ExitCode verdict_code = probe_failed ? ExitCode::failed : exit_code_for(report.judged.overall);
