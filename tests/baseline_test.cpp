@@ -125,6 +125,24 @@ TEST_F(BaselineTest, BadBaselinePathIsFoundBeforeTheRun) {
   EXPECT_NO_THROW(check_baseline_path(kData / "recorded_baseline.json", false));
 }
 
+TEST_F(BaselineTest, NewerInventoryBesideAReportIsRefusedUnlessForced) {
+  fs::create_directories(dir_ / "run");
+  fs::copy_file(kData / "baseline" / "report.json", dir_ / "run" / "report.json");
+  nlohmann::json inventory = nlohmann::json::parse(read_file(kData / "baseline" / "inventory.json"));
+  inventory["version"] = 9;
+  write_file_atomically(dir_ / "run" / "inventory.json", inventory.dump());
+  try {
+    load_run(dir_ / "run");
+    ADD_FAILURE() << "an inventory of schema version 9 was read";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("inventory.json: inventory schema version 9 is newer than this pipecheck "
+                                              "reads (1); pass --force to try anyway"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(load_run(dir_ / "run", true).identity.hostname, "node-a");
+}
+
 TEST_F(BaselineTest, WronglyTypedFieldNamesTheFileAndTheField) {
   nlohmann::json baseline = nlohmann::json::parse(read_file(kData / "recorded_baseline.json"));
   baseline["report"]["measurements"][0]["stats"]["median"] = "fast";
