@@ -16,6 +16,7 @@
 #include "app/report_command.hpp"
 #include "app/run_command.hpp"
 #include "app/stress_cli.hpp"
+#include "app/terminal_width.hpp"
 #include "app/watch_cli.hpp"
 #include "core/errors.hpp"
 #include "inventory/inventory_collect.hpp"
@@ -25,6 +26,7 @@
 #include "core/text_escape.hpp"
 #include "pipecheck_config.hpp"
 #include "reports/render/inventory_text.hpp"
+#include "reports/render/summary_table.hpp"
 
 namespace pipecheck {
 
@@ -110,7 +112,9 @@ int run_command_line(int argc, char** argv) {
   bool quick = false, full = false, no_color = false;
   std::optional<int> timeout;
   auto* run = app.add_subcommand("run", "Run the probes and write a results folder");
-  run->add_option("--only", run_options.only, "Stages to run (" + known_stages() + ")");
+  // "--only decode,hostmem" and "--only decode hostmem" alike.
+  run->add_option("--only", run_options.only, "Stages to run, comma- or space-separated (" + known_stages() + ")")
+      ->delimiter(',');
   auto* quick_flag = run->add_flag("--quick", quick, "Short runs: 3 repetitions, smaller buffers");
   run->add_flag("--full", full, "Long runs: 10 repetitions, larger buffers")->excludes(quick_flag);
   run->add_option("--out", out_dir, "Folder the run's folder is written into")->capture_default_str();
@@ -142,6 +146,11 @@ int run_command_line(int argc, char** argv) {
                   "Record the first run here (results/baseline.json); compare later runs to it");
   run->add_flag("--force-baseline", run_options.force_baseline,
                 "Compare against a baseline of another machine or schema version");
+  std::optional<int> run_width;
+  run->add_option("--width", run_width, "Columns of the terminal summary (default: $COLUMNS, else the terminal's)")
+      ->check(CLI::Range(kMinSummaryWidth, 1000));
+  run->add_option("--prom-textfile", run_options.prom_textfile,
+                  "Also write pipecheck.prom into this folder (node_exporter's textfile collector), atomically");
 
   ReportOptions report_options;
   auto* report = app.add_subcommand("report", "Judge a results folder again and render it (HTML, Markdown, JUnit, Prometheus)");
@@ -153,6 +162,11 @@ int run_command_line(int argc, char** argv) {
   report->add_option("--workload", report_options.workload, "Workload for the pipeline budget");
   bool report_no_color = false;
   report->add_flag("--no-color", report_no_color, "Plain text even on a terminal");
+  std::optional<int> report_width;
+  report->add_option("--width", report_width, "Columns of the terminal summary (default: $COLUMNS, else the terminal's)")
+      ->check(CLI::Range(kMinSummaryWidth, 1000));
+  report->add_option("--prom-textfile", report_options.prom_textfile,
+                     "Also write pipecheck.prom into this folder (node_exporter's textfile collector), atomically");
 
   CompareCliState compare_state;
   auto* compare = add_compare_command(app, compare_state);
@@ -186,12 +200,14 @@ int run_command_line(int argc, char** argv) {
     const bool terminal = isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
     if (*report) {
       report_options.color = !report_no_color && terminal;
+      report_options.width = summary_width(report_width, std::getenv("COLUMNS"), stdout_terminal_columns());
       return report_folder(report_options, std::cout, std::cerr);
     }
     run_options.mode = quick ? ProbeMode::quick : full ? ProbeMode::full : ProbeMode::standard;
     run_options.out = out_dir;
     run_options.timeout_seconds = timeout;
     run_options.color = !no_color && terminal;
+    run_options.width = summary_width(run_width, std::getenv("COLUMNS"), stdout_terminal_columns());
     return run_suite(run_options, probe_catalog(), std::cout, std::cerr);
   } catch (const UsageError& e) {
     std::cerr << "pipecheck: " << message_line(e.what()) << "\n";

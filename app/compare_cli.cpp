@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "core/errors.hpp"
+#include "core/file_io.hpp"
 #include "core/json_text.hpp"
 #include "core/text_escape.hpp"
 #include "reports/baseline.hpp"
@@ -45,9 +46,64 @@ std::vector<std::string> version_notes(const LoadedRun& a, const LoadedRun& b) {
   return notes;
 }
 
-int compare_two(const CompareCliState& state, std::ostream& out) {
-  const LoadedRun a = load_run(state.inputs[0], state.force);
-  const LoadedRun b = load_run(state.inputs[1], state.force);
+// A run's started_utc as written in its report.json ("" when it cannot be read): ISO times sort
+// as text.
+std::string started_utc_of(const fs::path& folder) {
+  try {
+    const auto document = nlohmann::json::parse(read_file(folder / "report.json"));
+    if (document.is_object() && document.contains("started_utc") && document["started_utc"].is_string()) {
+      return document["started_utc"].get<std::string>();
+    }
+  } catch (const std::exception&) {
+    // Unreadable: it sorts first, and load_run names the problem if it is the one taken.
+  }
+  return "";
+}
+
+}  // namespace
+
+fs::path run_input_of(const fs::path& input, std::string& note) {
+  std::error_code error;
+  if (!fs::is_directory(input, error) || fs::exists(input / "report.json", error)) return input;
+  // An --out folder: the run folders inside it (unfinished ones are not runs yet).
+  std::vector<fs::path> runs;
+  for (fs::directory_iterator it(input, error), end; !error && it != end; it.increment(error)) {
+    const fs::path& child = it->path();
+    std::error_code child_error;
+    if (child.filename().string().ends_with(".incomplete")) continue;
+    if (fs::is_directory(child, child_error) && fs::exists(child / "report.json", child_error)) runs.push_back(child);
+  }
+  if (runs.empty()) {
+    throw UsageError(input.string() + ": no report.json in this folder, nor a run folder holding one (not a "
+                     "pipecheck run or --out folder)");
+  }
+  // Latest by the time the run started; the folder name breaks a tie.
+  fs::path latest;
+  std::pair<std::string, std::string> latest_order;
+  for (const auto& run : runs) {
+    auto order = std::make_pair(started_utc_of(run), run.filename().string());
+    if (latest.empty() || order > latest_order) {
+      latest = run;
+      latest_order = std::move(order);
+    }
+  }
+  note = runs.size() == 1 ? input.string() + ": comparing its one run, " + latest.string()
+                          : input.string() + " holds " + std::to_string(runs.size()) +
+                                " runs: comparing the latest, " + latest.string();
+  return latest;
+}
+
+namespace {
+
+int compare_two(const CompareCliState& state, std::ostream& out, std::ostream& err) {
+  std::string note_a, note_b;
+  const fs::path input_a = run_input_of(state.inputs[0], note_a);
+  const fs::path input_b = run_input_of(state.inputs[1], note_b);
+  for (const std::string* note : {&note_a, &note_b}) {
+    if (!note->empty()) err << "pipecheck: compare: " << *note << "\n";
+  }
+  const LoadedRun a = load_run(input_a, state.force);
+  const LoadedRun b = load_run(input_b, state.force);
   // A is the baseline: another machine's figures say nothing about this one's changes.
   const auto difference = identity_difference(a.identity, b.identity);
   if (difference && !state.force) {
@@ -125,7 +181,7 @@ int run_compare_command(const CompareCliState& state, std::ostream& out, std::os
       throw UsageError("compare: give two runs (A B), or --fleet DIR... for many hosts; got " +
                        std::to_string(state.inputs.size()));
     }
-    return fleet ? compare_fleet(state, out) : compare_two(state, out);
+    return fleet ? compare_fleet(state, out) : compare_two(state, out, err);
   } catch (const UsageError& error) {
     err << "pipecheck: " << error.what() << "\n";
     return 2;

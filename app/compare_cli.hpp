@@ -3,6 +3,7 @@
 // outlier (so CI can gate on it), 2 bad input.
 #pragma once
 
+#include <filesystem>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@ struct CompareCliState {
   double threshold_percent = 3.0;   // smallest change of a median that counts
   double tolerance_percent = 10.0;  // fleet: shortfall from the fleet median that names an outlier
 };
+
+// A compare input as given, or, for an --out folder (no report.json, run folders inside), the
+// latest run inside it by its started_utc; `note` then says which run was taken.
+std::filesystem::path run_input_of(const std::filesystem::path& input, std::string& note);
 
 // Adds the `compare` subcommand, its arguments bound to `state`.
 CLI::App* add_compare_command(CLI::App& app, CompareCliState& state);

@@ -39,6 +39,8 @@ int report_folder(const ReportOptions& options, std::ostream& out, std::ostream&
   std::optional<Workload> workload;
   if (!options.workload.empty()) workload = parse_workload(options.workload);
 
+  if (!options.prom_textfile.empty()) check_prom_textfile_dir(options.prom_textfile);
+
   Report report;
   Inventory inventory;
   try {
@@ -60,8 +62,11 @@ int report_folder(const ReportOptions& options, std::ostream& out, std::ostream&
   const RenderExtras extras = read_render_extras(options.folder, notes);
   for (const auto& note : notes) err << "pipecheck: " << note << "\n";
   write_rendered_reports(options.folder, report, inventory, extras);
-  out << render_summary(report, options.color);
+  out << render_summary(report, SummaryStyle{options.color, options.width});
   out << "\nreport: " << (options.folder / kReportHtmlFile).string() << "\n";
+  if (!options.prom_textfile.empty()) {
+    out << "prometheus: " << write_prom_textfile(options.prom_textfile, report, inventory, extras).string() << "\n";
+  }
   return exit_code_of(report.judged);
 }
 

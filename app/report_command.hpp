@@ -14,6 +14,8 @@ struct ReportOptions {
   std::filesystem::path profile_path;  // empty = default profile
   std::string workload;
   bool color = false;
+  int width = 100;  // columns of the terminal summary
+  std::filesystem::path prom_textfile;  // node_exporter textfile folder; empty = none
 };
 
 // 0 every verdict passed, 1 a verdict failed. Throws UsageError for a folder that is not a run.

@@ -227,7 +227,9 @@ std::vector<std::string> stage_arguments(const std::string& stage, const RunOpti
                                          const fs::path& run_folder) {
   std::vector<std::string> args;
   if (stage == "storage") {
-    args.push_back("--scratch-dir=" + run_folder.string());
+    // The --out folder that holds the run folder: the same filesystem, and a path in the probe's
+    // labels that stays true after the run folder drops its ".incomplete".
+    args.push_back("--scratch-dir=" + run_folder.parent_path().string());
     for (const auto& path : options.storage_paths) args.push_back("--path=" + path);
   } else if (stage == "decode" && !options.images_dir.empty()) {
     args.push_back("--images=" + options.images_dir);
@@ -306,6 +308,7 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   const fs::path probe_dir = options.probe_dir.empty() ? executable_dir() : options.probe_dir;
   check_probes_present(probes, probe_dir);
   check_run_inputs(options, probes);
+  if (!options.prom_textfile.empty()) check_prom_textfile_dir(options.prom_textfile);
 
   Report report;
   report.pipecheck_version = PIPECHECK_VERSION;
@@ -332,7 +335,7 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   std::vector<std::string> render_notes;
   write_rendered_reports(folder, report, inventory, read_render_extras(folder, render_notes));
 
-  out << render_summary(report, options.color);
+  out << render_summary(report, SummaryStyle{options.color, options.width});
   if (g_interrupted.load()) {
     err << "pipecheck: interrupted: partial results left in " << escape_name(folder.string()) << "\n";
     return 130;
@@ -344,6 +347,9 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
     throw_errno("rename " + escape_name(folder.string()) + " to", final_folder.string());
   }
   out << "\nresults: " << escape_name(final_folder.string()) << "  (report.html, report.md, junit.xml, pipecheck.prom)\n";
+  if (!options.prom_textfile.empty()) {
+    out << "prometheus: " << escape_name(write_prom_textfile(options.prom_textfile, report, inventory, {}).string()) << "\n";
+  }
   const bool probe_failed = std::any_of(report.probes.begin(), report.probes.end(),
                                         [](const ProbeOutcome& p) { return p.status == ProbeStatus::failed; });
   const ExitCode verdict_code = probe_failed ? ExitCode::failed : exit_code_for(report.judged.overall);

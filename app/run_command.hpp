@@ -25,6 +25,8 @@ struct RunOptions {
   std::filesystem::path probe_dir;        // where probe executables are; default beside us
   std::filesystem::path sysfs_root = "/";
   bool color = false;
+  int width = 100;                         // columns of the terminal summary
+  std::filesystem::path prom_textfile;     // node_exporter textfile folder; empty = none
   std::vector<std::string> storage_paths;  // forwarded to the storage probe as --path
   std::string images_dir;                  // forwarded to the decode probe as --images
   std::filesystem::path profile_path;      // acceptance profile overlaying the default; empty = default
@@ -34,8 +36,9 @@ struct RunOptions {
 };
 
 // The arguments one stage needs beyond the mode's: the storage probe's paths and scratch
-// folder (the run's own folder, so the scratch file sits on the results filesystem), the
-// decode probe's dataset.
+// folder (the --out folder holding the run's folder, so the scratch file sits on the results
+// filesystem and no label names the run folder's temporary ".incomplete" name), the decode
+// probe's dataset.
 std::vector<std::string> stage_arguments(const std::string& stage, const RunOptions& options,
                                          const std::filesystem::path& run_folder);
 

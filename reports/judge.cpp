@@ -429,8 +429,21 @@ Judged judge(const Report& report, const Inventory& inventory, const Profile& pr
   judged.overall = judged.judgements.empty() ? Verdict::info : Verdict::skipped;
   for (const auto& j : judged.judgements) judged.overall = worse(judged.overall, j.verdict);
   judged.findings = find_findings(report, inventory);
+  align_finding_severities(judged);
   if (workload) judged.budget = pipeline_budget(report, inventory, *workload);
   return judged;
+}
+
+void align_finding_severities(Judged& judged) {
+  std::map<std::string, Verdict> verdicts;
+  for (const auto& j : judged.judgements) verdicts.emplace(j.subject, j.verdict);
+  for (auto& finding : judged.findings) {
+    for (const auto& subject : finding.evidence) {
+      const auto it = verdicts.find(subject);
+      if (it == verdicts.end() || severity(it->second) < severity(Verdict::warn)) continue;
+      if (severity(it->second) > severity(finding.severity)) finding.severity = it->second;
+    }
+  }
 }
 
 int exit_code_of(const Judged& judged) { return code(exit_code_for(judged.overall)); }

@@ -24,6 +24,11 @@ std::vector<Judgement> judge_measurements(const Report& report, const Inventory&
 std::vector<Judgement> judge_inventory(const Report& report, const Inventory& inventory,
                                        const Profile& profile);
 
+// One severity for one measurement: a finding whose evidence holds a verdict of warn or worse
+// that is worse than the finding's own severity takes that verdict (a measurement that fails is
+// never "warn" in the findings). judge() applies it.
+void align_finding_severities(Judged& judged);
+
 // The verdict of a % of ceiling against a minimum %: below -> fail; from the minimum up to
 // (minimum + warn margin) exclusive -> warn; at or above it -> pass.
 Verdict verdict_for_percent(double percent, double minimum_percent, double warn_margin_percent);

@@ -7,6 +7,10 @@ packages=(
   cmake ninja-build g++ make pkg-config
   liburing-dev libcli11-dev libbenchmark-dev libgtest-dev libgmock-dev
   libturbojpeg0-dev nlohmann-json3-dev
+  # The tests check the reports with their consumers' own tools: xmllint (JUnit against the
+  # junit-10 rules), the Prometheus client library's parser, Google Benchmark's compare.py (which
+  # needs scipy), all through Debian's /usr/bin/python3.
+  libxml2-utils python3-prometheus-client libbenchmark-tools python3-scipy
 )
 # MPI is optional for pipecheck (comm/ under mpirun); pass --with-mpi to add it.
 if [[ "${1:-}" == "--with-mpi" ]]; then packages+=(libopenmpi-dev openmpi-bin); fi

@@ -163,5 +163,26 @@ TEST(Cli, BadRunInputIsRefusedBeforeAnyProbeRuns) {
   fs::remove_all(dir);
 }
 
+// --only takes stages comma-separated as well as space-separated.
+TEST(Cli, OnlyTakesCommaSeparatedStages) {
+  // Each name is checked on its own: the bad one is named, not "decode,bogus".
+  expect_usage_error(run_pipecheck({"run", "--only", "decode,bogus"}), "unknown stage 'bogus'");
+  // Both good names get as far as looking for their probes.
+  const fs::path out = fs::temp_directory_path() / ("pipecheck-only-" + std::to_string(getpid()));
+  const auto run = run_pipecheck({"run", "--only", "decode,hostmem", "--probe-dir", "/nonexistent", "--out", out.string()});
+  expect_usage_error(run, "probe binary missing: /nonexistent/pipecheck-jpeg");
+  expect_usage_error(run_pipecheck({"run", "--only", "hostmem", "bogus"}), "unknown stage 'bogus'");
+  EXPECT_FALSE(fs::exists(out)) << "nothing is written for bad input";
+}
+
+TEST(Cli, PromTextfileFolderIsCheckedBeforeAnythingRuns) {
+  const fs::path out = fs::temp_directory_path() / ("pipecheck-prom-" + std::to_string(getpid()));
+  const auto run = run_pipecheck({"run", "--only", "hostmem", "--out", out.string(), "--prom-textfile", "/nonexistent/textfile"});
+  expect_usage_error(run, "--prom-textfile /nonexistent/textfile: no such folder");
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(Cli, WidthOutOfRange) { expect_usage_error(run_pipecheck({"run", "--width", "10"}), "--width"); }
+
 }  // namespace
 }  // namespace pipecheck

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <filesystem>
 #include <sstream>
 
 namespace pipecheck {
@@ -128,6 +131,35 @@ TEST(CompareCli, MoreThanTwoRunsIsAFleet) {
                             f + "node-c-20261130T080000Z", "--json"});
   EXPECT_EQ(run.code, 1) << run.err;
   EXPECT_EQ(nlohmann::json::parse(run.out)["schema"], "pipecheck.fleet");
+}
+
+// Two --out folders: the latest run inside each (by started_utc, not by name), said on stderr.
+TEST(CompareCli, OutFoldersCompareTheirLatestRun) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("pipecheck-compare-out-" + std::to_string(getpid()));
+  fs::remove_all(root);
+  const fs::path a = root / "a", b = root / "b";
+  // In a: the baseline run (08:00) under a name that sorts last, a later one that regressed
+  // (09:00), and an unfinished run that must be ignored.
+  fs::create_directories(a);
+  fs::copy(kData + "baseline", a / "node-z-old", fs::copy_options::recursive);
+  fs::copy(kData + "regressed", a / "node-a-new", fs::copy_options::recursive);
+  fs::copy(kData + "within_noise", a / "node-b-20261130T110000Z.incomplete", fs::copy_options::recursive);
+  fs::create_directories(b);
+  fs::copy(kData + "baseline", b / "node-only", fs::copy_options::recursive);
+  fs::create_directories(a / "watch-node-20261130T000000Z");  // no report.json: not a run
+
+  const auto run = compare({b.string(), a.string()});
+  EXPECT_EQ(run.code, 1) << run.err << run.out;  // baseline -> regressed
+  EXPECT_NE(run.err.find(b.string() + ": comparing its one run, " + (b / "node-only").string()), std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find(a.string() + " holds 2 runs: comparing the latest, " + (a / "node-a-new").string()),
+            std::string::npos) << run.err;
+  EXPECT_NE(run.out.find("REGRESSED"), std::string::npos);
+
+  fs::create_directories(root / "empty");
+  expect_bad_input(compare({(root / "empty").string(), b.string()}), (root / "empty").string() + ": no report.json");
+  fs::remove_all(root);
 }
 
 }  // namespace

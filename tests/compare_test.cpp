@@ -196,7 +196,17 @@ TEST(CompareText, LongKeysAndNotesStayWithinWidth) {
   c.changes[0].key = std::string(150, 'k');
   c.notes.push_back(std::string(60, 'a') + " " + std::string(60, 'b') + " " + std::string(130, 'c'));
   c.current.source = std::string(200, 'p');
-  expect_width(render_comparison_text(c), kCompareTextWidth);
+  const std::string text = render_comparison_text(c);
+  expect_width(text, kCompareTextWidth);
+  // A key longer than its column (or the line) is wrapped, never cut: all 150 characters are there.
+  std::string joined;  // the text without its line breaks
+  for (char ch : text) {
+    if (ch != '\n') joined += ch;
+  }
+  EXPECT_NE(joined.find(std::string(150, 'k')), std::string::npos) << text;
+  EXPECT_EQ(text.find('~'), std::string::npos) << text;
+  c.changes[0].key = "pcie/h2d/pinned/gpu0/remote/bytes:268435456";
+  EXPECT_NE(render_comparison_text(c).find("pcie/h2d/pinned/gpu0/remote/bytes:268435456\n"), std::string::npos);
 }
 
 TEST(CompareText, FormatChange) {

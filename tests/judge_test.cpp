@@ -298,5 +298,25 @@ TEST(JudgeReport, NothingJudgedIsInfoAndExitsZero) {
   EXPECT_EQ(exit_code_of(judged), 0);
 }
 
+// One severity for one measurement: a finding citing a failing measurement is a failure too.
+TEST(JudgeFindings, AFindingIsAsSevereAsTheWorstVerdictItCites) {
+  Judged judged;
+  judged.judgements = {{"decode/full/threads:2", "decode", "", Verdict::fail, "", ""},
+                       {"decode/full/threads:1", "decode", "", Verdict::info, "", ""},
+                       {"pcie/h2d/pinned/gpu0", "pcie", "", Verdict::pass, "", ""},
+                       {"hostmem/read/threads:2", "hostmem", "", Verdict::inconclusive, "", ""}};
+  judged.findings = {{Verdict::warn, "decode", "poor scaling", {"decode/full/threads:1", "decode/full/threads:2"}},
+                     {Verdict::info, "pcie", "pinned is fine", {"pcie/h2d/pinned/gpu0"}},
+                     {Verdict::warn, "storage", "a slow disk", {"storage/rand_read/sda"}},
+                     {Verdict::info, "hostmem", "noisy", {"hostmem/read/threads:2"}},
+                     {Verdict::fail, "pcie", "link down", {"pcie/h2d/pinned/gpu0"}}};
+  align_finding_severities(judged);
+  EXPECT_EQ(judged.findings[0].severity, Verdict::fail);          // raised to its evidence's fail
+  EXPECT_EQ(judged.findings[1].severity, Verdict::info);          // a pass does not make it "pass"
+  EXPECT_EQ(judged.findings[2].severity, Verdict::warn);          // no verdict behind it: as it was
+  EXPECT_EQ(judged.findings[3].severity, Verdict::inconclusive);
+  EXPECT_EQ(judged.findings[4].severity, Verdict::fail);          // never lowered
+}
+
 }  // namespace
 }  // namespace pipecheck

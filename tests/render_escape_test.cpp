@@ -167,9 +167,9 @@ TEST(RenderMarkdown, HostileStringsCannotBreakATable) {
 
 TEST(RenderPrometheus, HostileLabelValuesAreEscaped) {
   Hostile h = hostile();
-  h.report.probes[0].measurements[0].key = "k\"ey\\with\nnewline";
+  h.report.probes[0].measurements[0].params["device"] = "k\"ey\\with\nnewline";
   const std::string prom = render_prometheus(h.report, h.inventory, h.judged, h.extras);
-  EXPECT_NE(prom.find("key=\"k\\\"ey\\\\with\\nnewline\""), std::string::npos) << prom;
+  EXPECT_NE(prom.find("device=\"k\\\"ey\\\\with\\nnewline\""), std::string::npos) << prom;
   // No sample line is split by a raw newline: each line is a comment or name{...} value.
   std::istringstream lines(prom);
   std::string line;

@@ -42,9 +42,17 @@ TEST_P(RenderGolden, Junit) {
                 golden_folder(GetParam()) / "junit.xml");
 }
 
-TEST_P(RenderGolden, TerminalSummary) {
+// The terminal table at the widths people have: 80 columns (two lines a row) and 120 (one).
+TEST_P(RenderGolden, TerminalSummaryAt80Columns) {
   const auto run = load_recorded_run(GetParam());
-  expect_golden(render_summary(run.report, run.report.judged, false), golden_folder(GetParam()) / "summary.txt");
+  expect_golden(render_summary(run.report, run.report.judged, SummaryStyle{false, 80}),
+                golden_folder(GetParam()) / "summary-80.txt");
+}
+
+TEST_P(RenderGolden, TerminalSummaryAt120Columns) {
+  const auto run = load_recorded_run(GetParam());
+  expect_golden(render_summary(run.report, run.report.judged, SummaryStyle{false, 120}),
+                golden_folder(GetParam()) / "summary-120.txt");
 }
 
 INSTANTIATE_TEST_SUITE_P(RecordedRuns, RenderGolden, ::testing::Values("h200", "host"),

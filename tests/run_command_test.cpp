@@ -101,6 +101,32 @@ TEST_F(RunSuiteTest, AllGoodExitsZero) {
   EXPECT_NE(stdout_.str().find("results: "), std::string::npos);
 }
 
+// The probes' output is kept as they printed it, so what they are told must stay true after the
+// run folder drops its ".incomplete": no file of a finished run names that temporary folder.
+TEST_F(RunSuiteTest, NothingNamesTheUnfinishedRunFolder) {
+  run({{"storage", "args_probe.sh", false, ""}});
+  const fs::path folder = run_folder();
+  const std::string label = read_file(folder / "storage.json");
+  EXPECT_NE(label.find("--scratch-dir=" + out_.string() + " "), std::string::npos) << label;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    EXPECT_EQ(read_file(entry.path()).find(".incomplete"), std::string::npos) << entry.path();
+  }
+}
+
+// --prom-textfile: the run's pipecheck.prom also lands in node_exporter's folder.
+TEST_F(RunSuiteTest, PromTextfileGetsTheRunsMetrics) {
+  const fs::path textfile = out_ / "textfile";
+  fs::create_directories(textfile);
+  options_.prom_textfile = textfile;
+  run({{"good", "good_probe.sh", false, ""}});
+  fs::path folder;
+  for (const auto& entry : fs::directory_iterator(out_)) {
+    if (entry.path() != textfile) folder = entry.path();
+  }
+  EXPECT_EQ(read_file(textfile / "pipecheck.prom"), read_file(folder / "pipecheck.prom"));
+  EXPECT_NE(stdout_.str().find("prometheus: " + (textfile / "pipecheck.prom").string()), std::string::npos);
+}
+
 TEST_F(RunSuiteTest, OnlySelectsStages) {
   options_.only = {"skip"};
   EXPECT_EQ(run(kMixedCatalog), 0);
@@ -239,7 +265,7 @@ TEST(StageArguments, StorageGetsScratchAndPathsDecodeGetsImages) {
   options.storage_paths = {"/data", "/dev/nvme0n1"};
   options.images_dir = "/imgs";
   EXPECT_EQ(stage_arguments("storage", options, "/r/run1"),
-            (std::vector<std::string>{"--scratch-dir=/r/run1", "--path=/data", "--path=/dev/nvme0n1"}));
+            (std::vector<std::string>{"--scratch-dir=/r", "--path=/data", "--path=/dev/nvme0n1"}));
   EXPECT_EQ(stage_arguments("decode", options, "/r"), (std::vector<std::string>{"--images=/imgs"}));
   EXPECT_TRUE(stage_arguments("hostmem", options, "/r").empty());
   options.images_dir.clear();

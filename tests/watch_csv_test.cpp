@@ -1,7 +1,10 @@
 // watch.csv: the schema, a round trip of every source, a line cut by a kill, bad input.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "core/file_io.hpp"
+#include "tests/tool_runner.hpp"
 #include "tests/watch_test_support.hpp"
 #include "watch/watch_csv.hpp"
 
@@ -65,6 +68,41 @@ TEST(WatchCsv, RoundTripsEverySource) {
   EXPECT_TRUE(r.disks[0].job);
   EXPECT_DOUBLE_EQ(r.disks[0].util_pct, 96.5);
   EXPECT_DOUBLE_EQ(r.disks[0].aqu_sz, 1.25);
+}
+
+// A process named `my,pr"oc` (and a thread of it) is quoted as RFC 4180 says, read back as itself,
+// and read the same by Python's csv module, a reader that follows the RFC.
+TEST(WatchCsv, NamesWithCommasAndQuotesAreQuotedNotRewritten) {
+  WatchSample s = full_sample();
+  s.procs[1].comm = "my,pr\"oc";
+  s.procs[1].top_thread = "my,pr\"oc:4250";
+  s.procs[0].comm = " lead";  // an edge space is kept too
+  const std::string rows = format_watch_sample(s);
+  EXPECT_NE(rows.find(",4250,\"my,pr\"\"oc\","), std::string::npos) << rows;
+  EXPECT_NE(rows.find(",\"my,pr\"\"oc:4250\","), std::string::npos) << rows;
+  const ParsedWatchCsv parsed = parse_watch_csv(watch_csv_header() + "\n" + rows);
+  ASSERT_TRUE(parsed.errors.empty()) << parsed.errors.front();
+  ASSERT_EQ(parsed.samples.at(0).procs.size(), 2u);
+  EXPECT_EQ(parsed.samples[0].procs[1].comm, "my,pr\"oc");
+  EXPECT_EQ(parsed.samples[0].procs[1].top_thread, "my,pr\"oc:4250");
+  EXPECT_EQ(parsed.samples[0].procs[0].comm, " lead");
+
+  const auto folder = testing::fresh_temp_folder("watchcsv");
+  write_file_atomically(folder / "watch.csv", watch_csv_header() + "\n" + rows);
+  const auto python = testing::run_tool(
+      "/usr/bin/python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1], newline=\"\")));"
+      " w=len(r[0]); assert all(len(x)==w for x in r), [len(x) for x in r];"
+      " print(\"|\".join(x[4] for x in r if x[2]==\"proc\"))' " + (folder / "watch.csv").string());
+  EXPECT_EQ(python.status, 0) << python.output;
+  EXPECT_EQ(python.output, " lead|my,pr\"oc\n");
+  std::filesystem::remove_all(folder);
+}
+
+TEST(WatchCsv, AnUnclosedQuoteIsABadLine) {
+  const std::string bad = watch_csv_header() + "\n" + "2026-11-30T09:00:01Z,1,proc,7,\"my,proc" + "\n";
+  const ParsedWatchCsv parsed = parse_watch_csv(bad);
+  ASSERT_EQ(parsed.errors.size(), 1u);
+  EXPECT_EQ(parsed.errors[0], "line 2: a quoted field is not closed");
 }
 
 TEST(WatchCsv, EmptyGpuColumnsWithoutNvml) {

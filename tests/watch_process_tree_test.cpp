@@ -55,7 +55,8 @@ TEST(WatchProcessTree, ParsesSchedstatAndIo) {
 }
 
 TEST(WatchProcessTree, SanitizesNamesForCsvAndTerminal) {
-  EXPECT_EQ(sanitize_name("a,b|c\"d\\e\x1b[31m"), "a_b_c_d_e_[31m");
+  EXPECT_EQ(sanitize_name("a,b|c\"d\\e\x1b[31m"), "a,b|c\"d\\e_[31m");
+  EXPECT_EQ(sanitize_name("my,pr\"oc\n"), "my,pr\"oc_");
   EXPECT_EQ(sanitize_name("python3"), "python3");
 }
 

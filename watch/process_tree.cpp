@@ -86,7 +86,8 @@ std::string sanitize_name(std::string_view name) {
   std::string clean;
   for (char c : name) {
     const auto u = static_cast<unsigned char>(c);
-    const bool bad = u < 0x20 || u == 0x7f || c == ',' || c == '|' || c == '"' || c == '\'' || c == '\\';
+    // Commas and quotes stay: watch.csv quotes them (RFC 4180), the other writers escape them.
+    const bool bad = u < 0x20 || u == 0x7f;
     clean += bad ? '_' : c;
   }
   return clean;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/append_log.hpp"
+#include "core/csv_field.hpp"
 #include "core/errors.hpp"
 #include "stress/throttle_reasons.hpp"
 
@@ -52,11 +53,12 @@ Row new_row(const WatchSample& sample, const char* source) {
   return row;
 }
 
+// RFC 4180: a process named `my,pr"oc` is quoted, not rewritten.
 std::string line_of(const Row& row) {
   std::string line;
   for (std::size_t i = 0; i < row.size(); ++i) {
     if (i) line += ',';
-    line += row[i];
+    line += csv_field(row[i]);
   }
   line += '\n';
   return line;
@@ -256,8 +258,14 @@ ParsedWatchCsv parse_watch_csv(const std::string& text) {
       parsed.errors.push_back("line 1: not the watch.csv header");
       return parsed;
     }
-    const Row row = split_cells(line, ',');
     const std::string where = "line " + std::to_string(line_number) + ": ";
+    Row row;
+    try {
+      row = parse_csv_line(line);
+    } catch (const std::invalid_argument& e) {
+      parsed.errors.push_back(where + e.what());
+      continue;
+    }
     if (row.size() != column_count) {
       parsed.errors.push_back(where + std::to_string(row.size()) + " cells, expected " + std::to_string(column_count));
       continue;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "reports/render/summary_table.hpp"
+#include "reports/render/text_wrap.hpp"
 
 namespace pipecheck {
 
@@ -37,27 +38,24 @@ std::string pad_left(const std::string& text, int width) {
   return std::string(width - cut.size(), ' ') + cut;
 }
 
+// The first column of a row: a key or host longer than its column is never cut (its end is what
+// tells "gpu0/bytes:4096" from "gpu0/bytes:4194304"): it takes a line of its own and the row's
+// figures continue on the next, under the column.
+std::string name_cell(const std::string& text, int width) {
+  if (static_cast<int>(text.size()) <= width) return text + std::string(width - text.size(), ' ');
+  std::string lines;
+  for (const auto& line : wrap_words(text, kCompareTextWidth)) lines += line + "\n";
+  return lines + std::string(width, ' ');
+}
+
 std::string paint(const std::string& text, const char* colour, bool color) {
   return color && colour != nullptr ? colour + text + kReset : text;
 }
 
-// Words of `text` on lines of at most `width` columns, continuation lines indented.
+// Words of `text` on lines of at most `width` columns, continuation lines indented; a word longer
+// than a line is split, never cut.
 std::string wrap(const std::string& text, int width, const std::string& first, const std::string& rest) {
-  std::istringstream words(text);
-  std::string word, line = first, out;
-  bool line_has_word = false;
-  while (words >> word) {
-    if (line_has_word && static_cast<int>(line.size() + 1 + word.size()) > width) {
-      out += line + "\n";
-      line = rest;
-      line_has_word = false;
-    }
-    // Appended in two steps: " " + std::string&& makes GCC 12 warn falsely (-Wrestrict).
-    if (line_has_word) line += ' ';
-    line += fit(word, width - static_cast<int>(rest.size()));
-    line_has_word = true;
-  }
-  return out + line + "\n";
+  return wrap_text(text, first, rest, static_cast<std::size_t>(width));
 }
 
 std::string figure_or_dash(const std::optional<Statistics>& stats) {
@@ -92,9 +90,9 @@ const char* result_colour(ChangeKind kind) {
 }
 
 std::string label_line(const std::string& name, const RunLabel& label) {
-  std::string text = "  " + name + label.host + ", " + label.started_utc;
+  std::string text = label.host + ", " + label.started_utc;
   if (!label.source.empty()) text += " (" + label.source + ")";
-  return fit(text, kCompareTextWidth) + "\n";
+  return wrap_text(text, "  " + name, "    ", kCompareTextWidth);  // a long path wraps, never cut
 }
 
 std::string noise_rule(const CompareOptions& options) {
@@ -107,7 +105,7 @@ std::string noise_rule(const CompareOptions& options) {
 
 std::string change_row(const MeasurementChange& c, bool color) {
   const std::string unit = c.kind == ChangeKind::incomparable ? c.baseline_unit + ">" + c.unit : c.unit;
-  return pad_right(c.key, kKeyWidth) + " " + pad_right(unit, kUnitWidth) + " " +
+  return name_cell(c.key, kKeyWidth) + " " + pad_right(unit, kUnitWidth) + " " +
          pad_left(figure_or_dash(c.baseline), kFigureWidth) + " " +
          pad_left(figure_or_dash(c.current), kFigureWidth) + " " +
          pad_left(format_change(c.change_percent), kChangeWidth) + "  " +
@@ -119,7 +117,7 @@ std::string evidence(const Comparison& comparison, ChangeKind kind) {
   std::string out;
   for (const auto& c : comparison.changes) {
     if (c.kind != kind) continue;
-    out += "  " + fit(c.key, kCompareTextWidth - 2) + "\n";
+    for (const auto& line : wrap_words(c.key, kCompareTextWidth - 2)) out += "  " + line + "\n";
     std::string line = range_text(*c.baseline) + " -> " + range_text(*c.current) + " " + c.unit + ", " +
                        format_change(c.change_percent);
     if (c.p_value) {
@@ -211,13 +209,13 @@ std::string spread_text(const FleetGroup& g) {
 }
 
 std::string group_rows(const FleetGroup& g, bool color) {
-  std::string out = pad_right(g.group, kGroupWidth) + " " + pad_right(g.unit, kUnitWidth) + " " +
+  std::string out = name_cell(g.group, kGroupWidth) + " " + pad_right(g.unit, kUnitWidth) + " " +
                     pad_left(g.judged ? format_figure(g.fleet_median) : "-", kFigureWidth) + " " +
                     pad_left(std::to_string(g.samples.size()), 7) + "  " + spread_text(g) + "\n";
   for (const auto& s : g.samples) {
     if (!s.outlier) continue;
     const std::string who = "  outlier " + outlier_subject(s.host, s.gpu, "");
-    out += paint(pad_right(who, kGroupWidth) + " " + pad_right(g.unit, kUnitWidth) + " " +
+    out += paint(name_cell(who, kGroupWidth) + " " + pad_right(g.unit, kUnitWidth) + " " +
                      pad_left(format_figure(s.stats.median), kFigureWidth) + " " +
                      pad_left(format_change(s.deviation_percent), 7),
                  kRed, color) +

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <regex>
 #include <sstream>
 
 #include "reports/render/escape.hpp"
@@ -17,6 +18,12 @@ std::string seconds_text(double seconds) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.3f", seconds);
   return buffer;
+}
+
+// "2026-11-30T08:00:00" (seconds may have a fraction): the xs:dateTime JUnit readers expect.
+bool is_date_time(const std::string& text) {
+  static const std::regex kDateTime(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?)");
+  return std::regex_match(text, kDateTime);
 }
 
 struct Suite {
@@ -64,9 +71,11 @@ std::string render_junit(const Report& report, const Inventory&, const Judged& j
     errors += s.errors;
     seconds += s.seconds;
   }
-  // JUnit's timestamp is an xs:dateTime without a zone.
+  // JUnit's timestamp is an xs:dateTime without a zone; one that is not a time is left out (an
+  // empty attribute would fail the schema).
   std::string timestamp = report.started_utc;
   if (!timestamp.empty() && timestamp.back() == 'Z') timestamp.pop_back();
+  if (!is_date_time(timestamp)) timestamp.clear();
 
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -74,8 +83,9 @@ std::string render_junit(const Report& report, const Inventory&, const Judged& j
       << "\" errors=\"" << errors << "\" time=\"" << seconds_text(seconds) << "\">\n";
   for (const auto& s : suites) {
     out << "  <testsuite name=\"" << x(s.stage) << "\" tests=\"" << s.cases.size() << "\" failures=\"" << s.failures
-        << "\" errors=\"" << s.errors << "\" skipped=\"" << s.skipped << "\" time=\"" << seconds_text(s.seconds) << "\" timestamp=\""
-        << x(timestamp) << "\" hostname=\"" << x(report.host) << "\">\n";
+        << "\" errors=\"" << s.errors << "\" skipped=\"" << s.skipped << "\" time=\"" << seconds_text(s.seconds) << "\"";
+    if (!timestamp.empty()) out << " timestamp=\"" << x(timestamp) << "\"";
+    out << " hostname=\"" << x(report.host) << "\">\n";
     for (const Judgement* j : s.cases) {
       out << "    <testcase classname=\"" << x(s.stage) << "\" name=\"" << x(j->subject) << "\" time=\"0\">";
       const std::string detail = (j->what.empty() ? "" : j->what + "\n") + j->explanation +

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "reports/render/attention.hpp"
 #include "reports/render/escape.hpp"
 #include "reports/render/summary_table.hpp"
 
@@ -54,13 +55,31 @@ void render_telemetry(std::ostringstream& out, const TelemetryLog& log) {
   auto figure = [](const std::optional<double>& v, const std::string& unit) {
     return v ? format_figure(*v) + unit : std::string("-");
   };
-  out << "| GPU | samples | max temp | max power | min SM clock | throttled samples | Xid | wrong results |\n"
-      << "|---|--:|--:|--:|--:|--:|---|--:|\n";
+  if (!order.empty()) {
+    out << "| GPU | samples | max temp | max power | min SM clock | throttled samples | Xid | wrong results |\n"
+        << "|---|--:|--:|--:|--:|--:|---|--:|\n";
+  }
   for (const auto& name : order) {
     const Peak& p = peaks[name];
     out << "| " << md(name) << " | " << p.samples << " | " << figure(p.temp, " C") << " | " << figure(p.power, " W")
         << " | " << figure(p.min_clock, " MHz") << " | " << p.throttled << " | " << (p.xid.empty() ? "-" : md(p.xid))
         << " | " << figure(p.wrong, "") << " |\n";
+  }
+  // The host CPU: what a CPU burn (stress --cpu) did to it.
+  Peak cpu;
+  std::optional<double> max_util;
+  for (const auto& s : log.samples) {
+    if (s.source != "host") continue;
+    ++cpu.samples;
+    if (s.cpu_util_pct && (!max_util || *s.cpu_util_pct > *max_util)) max_util = s.cpu_util_pct;
+    if (s.cpu_temp_c && (!cpu.temp || *s.cpu_temp_c > *cpu.temp)) cpu.temp = s.cpu_temp_c;
+    if (s.cpu_package_w && (!cpu.power || *s.cpu_package_w > *cpu.power)) cpu.power = s.cpu_package_w;
+    if (s.wrong_results && (!cpu.wrong || *s.wrong_results > *cpu.wrong)) cpu.wrong = s.wrong_results;
+  }
+  if (cpu.samples > 0) {
+    out << (order.empty() ? "" : "\n") << "| Host CPU | samples | max util | max temp | max package power | wrong results |\n"
+        << "|---|--:|--:|--:|--:|--:|\n| CPU | " << cpu.samples << " | " << figure(max_util, "%") << " | "
+        << figure(cpu.temp, " C") << " | " << figure(cpu.power, " W") << " | " << figure(cpu.wrong, "") << " |\n";
   }
   if (!log.dropped.empty()) out << "\n" << log.dropped.size() << " row(s) of telemetry.csv left out (partial or malformed).\n";
 }
@@ -82,6 +101,24 @@ std::string render_markdown(const Report& report, const Inventory& inventory, co
   for (const auto& [name, count] : gpu_names) out << "; " << count << " x " << md(name);
   if (gpu_names.empty()) out << "; no GPU seen";
   out << "\n";
+
+  const auto attention = attention_items(report, judged);
+  if (!attention.empty()) {
+    out << "\n## " << (std::any_of(attention.begin(), attention.end(),
+                                     [](const AttentionItem& a) { return is_failure(a.judgement->verdict); })
+                            ? "Why this failed"
+                            : "Why this is inconclusive")
+        << "\n\n";
+    for (const auto& item : attention) {
+      const Judgement& j = *item.judgement;
+      out << "- " << verdict_text(j.verdict) << " " << md(item.title) << ": ";
+      if (!item.figure.empty()) out << md(item.figure) << ". ";
+      out << md(j.explanation);
+      if (!item.threshold.empty()) out << " (rule: " << md(item.threshold) << ")";
+      if (!item.finding.empty()) out << ". " << md(item.finding);
+      out << "\n  - What to do: " << md(item.what_to_do) << "\n";
+    }
+  }
 
   out << "\n## Findings\n\n";
   if (judged.findings.empty()) out << (judged_any ? "No findings.\n" : "Not judged.\n");
@@ -117,7 +154,8 @@ std::string render_markdown(const Report& report, const Inventory& inventory, co
       out << "| " << md(m->what) << " | " << md(measured_text(*m)) << " | " << md(range_text(*m)) << " | "
           << md(ceiling_value_text(*m)) << " | " << md(percent_text(*m)) << " | "
           << (j ? verdict_text(j->verdict) : "-") << " | " << md(ceiling_note(*m));
-      if (j && !j->explanation.empty()) out << "; " << md(j->explanation);
+      const std::string explanation = j ? without_repeated_clauses(j->explanation, ceiling_note(*m)) : "";
+      if (!explanation.empty()) out << "; " << md(explanation);
       out << " |\n";
     }
   }
@@ -143,6 +181,10 @@ std::string render_markdown(const Report& report, const Inventory& inventory, co
   }
 
   if (extras.telemetry) render_telemetry(out, *extras.telemetry);
+  if (!extras.burn_rates.empty()) {
+    out << "\nBurn rates against their ceilings:\n\n";
+    for (const auto& line : extras.burn_rates) out << "- " << md(line) << "\n";
+  }
 
   if (!extras.baseline_comparison.empty()) {
     // An indented code block: no fence for the text to close early.

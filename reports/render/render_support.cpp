@@ -2,6 +2,7 @@
 #include "reports/render/render_support.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "reports/render/summary_table.hpp"
@@ -9,6 +10,11 @@
 namespace pipecheck {
 
 namespace {
+
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
 
 const std::vector<std::string>& pipeline_order() {
   static const std::vector<std::string> order = {"storage", "decode", "hostmem", "pcie",
@@ -80,9 +86,36 @@ std::string percent_text(const Measurement& m) {
 std::string ceiling_note(const Measurement& m) {
   if (m.ceiling.ceiling) {
     const Ceiling& c = *m.ceiling.ceiling;
-    return c.basis.empty() ? c.derivation : c.derivation + " (" + c.basis + ")";
+    const bool named = lower(c.derivation).find(lower(c.basis)) != std::string::npos;
+    return c.basis.empty() || named ? c.derivation : c.derivation + " (" + c.basis + ")";
   }
   return m.ceiling.unknown_reason.empty() ? "no ceiling known" : m.ceiling.unknown_reason;
+}
+
+std::string without_repeated_clauses(const std::string& text, const std::string& earlier) {
+  const std::string said = lower(earlier);
+  std::string kept;
+  std::size_t start = 0;
+  std::string separator;  // the one before the clause at `start`
+  while (start <= text.size()) {
+    std::size_t end = text.size();
+    std::string next_separator;
+    for (const char* candidate : {"; ", ": ", " ("}) {
+      const std::size_t at = text.find(candidate, start);
+      if (at != std::string::npos && at < end) {
+        end = at;
+        next_separator = candidate;
+      }
+    }
+    const std::string clause = text.substr(start, end - start);
+    if (!clause.empty() && said.find(lower(clause)) == std::string::npos) {
+      kept += (kept.empty() ? "" : separator) + clause;
+    }
+    if (next_separator.empty()) break;
+    separator = next_separator;
+    start = end + next_separator.size();
+  }
+  return kept;
 }
 
 std::string range_text(const Measurement& m) {

@@ -17,6 +17,7 @@ namespace pipecheck {
 // Inputs beside report.json and inventory.json, each optional.
 struct RenderExtras {
   std::optional<TelemetryLog> telemetry;  // a stress run's telemetry.csv, read
+  std::vector<std::string> burn_rates;    // its summary.json's rates against their ceilings
   std::string baseline_comparison;        // `compare`'s text against the baseline, shown as is
 };
 
@@ -43,8 +44,12 @@ std::vector<const Measurement*> measurements_of(const Report& report, const std:
 std::string measured_text(const Measurement& m);
 std::string ceiling_value_text(const Measurement& m);
 std::string percent_text(const Measurement& m);
-// The ceiling's derivation and basis, or why there is none.
+// The ceiling's derivation and basis (the basis left out when the derivation already names it),
+// or why there is none.
 std::string ceiling_note(const Measurement& m);
+// `text` without the clauses (split at "; ", ": " and " (") that `earlier` already says, compared
+// without case, so a cell never says one sentence twice; "" when nothing new is left.
+std::string without_repeated_clauses(const std::string& text, const std::string& earlier);
 // "16.6 - 18.9 (n=3)" or "(1 sample)".
 std::string range_text(const Measurement& m);
 

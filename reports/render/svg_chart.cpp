@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "reports/render/escape.hpp"
+#include "reports/render/svg_text.hpp"
 
 namespace pipecheck {
 
@@ -45,12 +46,16 @@ std::string num(double value) {
   return buffer;
 }
 
-// Cuts a label to `limit` characters (UTF-8 aware enough not to split a multi-byte character).
-std::string shorten(const std::string& text, std::size_t limit) {
-  if (text.size() <= limit) return text;
-  std::size_t cut = limit - 1;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  return text.substr(0, cut) + "\xE2\x80\xA6";  // ellipsis
+constexpr double kFontPx = 12;          // svg text (svg_chart_style)
+constexpr double kTitlePx = 14 * 1.1;   // the title: 14 px, bold is wider
+constexpr double kLineHeight = 14;      // baseline to baseline of wrapped labels
+constexpr double kTitleLineHeight = 18;
+
+// The chart's title, wrapped to the chart's width; returns the height it takes.
+double write_title(std::ostringstream& out, const std::string& title) {
+  const auto lines = wrap_to_width(title, kWidth, kTitlePx);
+  out << svg_text_lines(lines, {0, 18, kTitleLineHeight, "start", "chart-title"}) << "\n";
+  return kTitleLineHeight * static_cast<double>(lines.size() - 1);
 }
 
 std::string axis_text(double value, AxisFormat format) {
@@ -101,32 +106,51 @@ std::string bytes_label(double bytes) {
 }
 
 std::string render_bar_chart(const BarChart& chart) {
+  // Labels right-aligned left of the bars, notes right of them; both wrap within their room.
   constexpr double kLabelRight = 262;
+  constexpr double kLabelWidth = kLabelRight - 4;  // never past the chart's left edge
   constexpr double kBarLeft = 272;
   constexpr double kBarWidth = 400;
+  constexpr double kNoteLeft = kBarLeft + kBarWidth + 12;
+  constexpr double kNoteWidth = kWidth - kNoteLeft - 4;
   constexpr double kRow = 26;
-  constexpr double kTop = 30;
   double scale_max = 0;
   for (const auto& bar : chart.bars) {
     scale_max = std::max({scale_max, bar.value, bar.ceiling.value_or(0.0)});
   }
   if (chart.scale_max && *chart.scale_max > 0) scale_max = std::min(scale_max, *chart.scale_max);
   if (!(scale_max > 0)) scale_max = 1;
-  const double height = kTop + kRow * static_cast<double>(chart.bars.size()) + 8;
+  struct Layout {
+    std::vector<std::string> label, note;
+    double height;
+  };
+  std::vector<Layout> rows;
+  double rows_height = 0;
+  for (const auto& bar : chart.bars) {
+    Layout row{wrap_to_width(bar.label, kLabelWidth, kFontPx), wrap_to_width(bar.note, kNoteWidth, kFontPx), kRow};
+    const auto lines = std::max(row.label.size(), row.note.size());
+    row.height = std::max(kRow, kLineHeight * static_cast<double>(lines) + 12);
+    rows_height += row.height;
+    rows.push_back(std::move(row));
+  }
+  std::ostringstream title;
+  const double top = 30 + write_title(title, chart.title);
+  const double height = top + rows_height + 8;
   std::ostringstream out;
   out << "<svg class=\"chart bars\" viewBox=\"0 0 " << kWidth << ' ' << num(height)
       << "\" width=\"" << kWidth << "\" height=\"" << num(height) << "\" role=\"img\" aria-label=\""
       << html_escape(chart.title) << "\">\n"
-      << "<text class=\"chart-title\" x=\"0\" y=\"18\">" << html_escape(chart.title) << "</text>\n";
-  double y = kTop;
-  for (const auto& bar : chart.bars) {
+      << title.str();
+  double y = top;
+  for (std::size_t index = 0; index < chart.bars.size(); ++index) {
+    const ChartBar& bar = chart.bars[index];
+    const Layout& row = rows[index];
     const bool cut = bar.value > scale_max;
     const double value_width = std::min(std::max(0.0, bar.value) / scale_max, 1.0) * kBarWidth;
     std::string tooltip = bar.label + ": " + bar.note;
     if (!bar.tooltip.empty()) tooltip += "\n" + bar.tooltip;
     out << "<g class=\"bar-row\"><title>" << html_escape(tooltip) << "</title>";
-    out << "<text class=\"bar-label\" x=\"" << num(kLabelRight) << "\" y=\"" << num(y + 13)
-        << "\" text-anchor=\"end\">" << html_escape(shorten(bar.label, 40)) << "</text>";
+    out << svg_text_lines(row.label, {kLabelRight, y + 13, kLineHeight, "end", "bar-label"});
     if (bar.ceiling && *bar.ceiling > 0) {
       const double ceiling_width = std::min(*bar.ceiling / scale_max, 1.0) * kBarWidth;
       out << "<rect class=\"ceiling-track\" x=\"" << num(kBarLeft) << "\" y=\"" << num(y + 2)
@@ -142,9 +166,8 @@ std::string render_bar_chart(const BarChart& chart) {
       out << "<path class=\"bar-break\" d=\"M" << num(x) << ' ' << num(y + 19) << " l6 -18 M" << num(x + 5) << ' '
           << num(y + 19) << " l6 -18\"/>";
     }
-    out << "<text class=\"bar-note\" x=\"" << num(kBarLeft + kBarWidth + 12) << "\" y=\"" << num(y + 13)
-        << "\">" << html_escape(shorten(bar.note, 44)) << "</text></g>\n";
-    y += kRow;
+    out << svg_text_lines(row.note, {kNoteLeft, y + 13, kLineHeight, "start", "bar-note"}) << "</g>\n";
+    y += row.height;
   }
   out << "</svg>\n";
   return out.str();
@@ -153,10 +176,10 @@ std::string render_bar_chart(const BarChart& chart) {
 std::string render_line_chart(const LineChart& chart) {
   constexpr double kLeft = 72;
   constexpr double kRight = 24;
-  constexpr double kTop = 34;
   constexpr double kPlotHeight = 220;
-  constexpr double kLegendItem = 180;
   const double plot_width = kWidth - kLeft - kRight;
+  std::ostringstream title;
+  const double top = 34 + write_title(title, chart.title);
 
   auto x_of = [&](double x) { return chart.log2_x ? std::log2(std::max(x, 1e-300)) : x; };
   double x_min = INFINITY, x_max = -INFINITY, y_max = 0;
@@ -176,24 +199,45 @@ std::string render_line_chart(const LineChart& chart) {
   const double y_top = std::max(y_step, std::ceil(y_max / y_step - 1e-9) * y_step);
 
   auto px = [&](double x) { return kLeft + (x_of(x) - x_min) / (x_max - x_min) * plot_width; };
-  auto py = [&](double y) { return kTop + kPlotHeight - std::max(0.0, y) / y_top * kPlotHeight; };
+  auto py = [&](double y) { return top + kPlotHeight - std::max(0.0, y) / y_top * kPlotHeight; };
 
-  int legend_items = static_cast<int>(chart.series.size()) + (chart.bands.empty() ? 0 : 1);
-  const int per_row = static_cast<int>((kWidth - kLeft) / kLegendItem);
-  const int legend_rows = (legend_items + per_row - 1) / per_row;
-  const double legend_top = kTop + kPlotHeight + 58;
-  const double height = legend_top + 18.0 * legend_rows + 6;
+  // The legend flows left to right by each name's width, wrapping a name only when it is wider
+  // than a whole row.
+  struct LegendItem {
+    std::vector<std::string> lines;
+    double x = 0, y = 0;
+  };
+  std::vector<LegendItem> legend;
+  for (const auto& series : chart.series) legend.push_back({wrap_to_width(series.name, kWidth - kLeft - 28, kFontPx)});
+  if (!chart.bands.empty()) legend.push_back({wrap_to_width(chart.band_label, kWidth - kLeft - 28, kFontPx)});
+  const double legend_top = top + kPlotHeight + 58;
+  double legend_x = kLeft, row_y = legend_top, row_lines = 1;
+  for (auto& item : legend) {
+    double text_width = 0;
+    for (const auto& line : item.lines) text_width = std::max(text_width, estimated_text_width(line, kFontPx));
+    const double item_width = 24 + text_width + 18;
+    if (legend_x > kLeft && legend_x + item_width > kWidth) {
+      row_y += kLineHeight * row_lines + 4;
+      legend_x = kLeft;
+      row_lines = 1;
+    }
+    item.x = legend_x;
+    item.y = row_y;
+    legend_x += item_width;
+    row_lines = std::max(row_lines, static_cast<double>(item.lines.size()));
+  }
+  const double height = row_y + kLineHeight * row_lines + 6;
 
   std::ostringstream out;
   out << "<svg class=\"chart lines\" viewBox=\"0 0 " << kWidth << ' ' << num(height) << "\" width=\""
       << kWidth << "\" height=\"" << num(height) << "\" role=\"img\" aria-label=\""
       << html_escape(chart.title) << "\">\n"
-      << "<text class=\"chart-title\" x=\"0\" y=\"18\">" << html_escape(chart.title) << "</text>\n";
+      << title.str();
   // Shaded bands first, under the grid and the lines.
   for (const auto& band : chart.bands) {
     const double x0 = std::clamp(px(band.x0), kLeft, kLeft + plot_width);
     const double x1 = std::clamp(px(band.x1), kLeft, kLeft + plot_width);
-    out << "<rect class=\"band\" x=\"" << num(x0) << "\" y=\"" << num(kTop) << "\" width=\""
+    out << "<rect class=\"band\" x=\"" << num(x0) << "\" y=\"" << num(top) << "\" width=\""
         << num(std::max(1.5, x1 - x0)) << "\" height=\"" << num(kPlotHeight) << "\"><title>"
         << html_escape(chart.band_label) << ": " << html_escape(axis_text(band.x0, chart.x_format))
         << " - " << html_escape(axis_text(band.x1, chart.x_format)) << "</title></rect>\n";
@@ -230,19 +274,19 @@ std::string render_line_chart(const LineChart& chart) {
   }
   for (double x : x_ticks) {
     out << "<line class=\"tick-mark\" x1=\"" << num(px(x)) << "\" x2=\"" << num(px(x)) << "\" y1=\""
-        << num(kTop + kPlotHeight) << "\" y2=\"" << num(kTop + kPlotHeight + 5) << "\"/>"
-        << "<text class=\"tick\" x=\"" << num(px(x)) << "\" y=\"" << num(kTop + kPlotHeight + 18)
+        << num(top + kPlotHeight) << "\" y2=\"" << num(top + kPlotHeight + 5) << "\"/>"
+        << "<text class=\"tick\" x=\"" << num(px(x)) << "\" y=\"" << num(top + kPlotHeight + 18)
         << "\" text-anchor=\"middle\">" << html_escape(axis_text(x, chart.x_format)) << "</text>\n";
   }
   out << "<line class=\"axis\" x1=\"" << num(kLeft) << "\" x2=\"" << num(kLeft + plot_width) << "\" y1=\""
-      << num(kTop + kPlotHeight) << "\" y2=\"" << num(kTop + kPlotHeight) << "\"/>"
-      << "<line class=\"axis\" x1=\"" << num(kLeft) << "\" x2=\"" << num(kLeft) << "\" y1=\"" << num(kTop)
-      << "\" y2=\"" << num(kTop + kPlotHeight) << "\"/>\n"
+      << num(top + kPlotHeight) << "\" y2=\"" << num(top + kPlotHeight) << "\"/>"
+      << "<line class=\"axis\" x1=\"" << num(kLeft) << "\" x2=\"" << num(kLeft) << "\" y1=\"" << num(top)
+      << "\" y2=\"" << num(top + kPlotHeight) << "\"/>\n"
       << "<text class=\"axis-label\" x=\"" << num(kLeft + plot_width / 2) << "\" y=\""
-      << num(kTop + kPlotHeight + 36) << "\" text-anchor=\"middle\">" << html_escape(chart.x_label)
+      << num(top + kPlotHeight + 36) << "\" text-anchor=\"middle\">" << html_escape(chart.x_label)
       << "</text>\n"
-      << "<text class=\"axis-label\" x=\"14\" y=\"" << num(kTop + kPlotHeight / 2)
-      << "\" text-anchor=\"middle\" transform=\"rotate(-90 14 " << num(kTop + kPlotHeight / 2) << ")\">"
+      << "<text class=\"axis-label\" x=\"14\" y=\"" << num(top + kPlotHeight / 2)
+      << "\" text-anchor=\"middle\" transform=\"rotate(-90 14 " << num(top + kPlotHeight / 2) << ")\">"
       << html_escape(chart.y_label) << "</text>\n";
   // Lines and their points.
   for (std::size_t i = 0; i < chart.series.size(); ++i) {
@@ -274,26 +318,18 @@ std::string render_line_chart(const LineChart& chart) {
     out << "</g>\n";
   }
   // Legend.
-  int item = 0;
-  auto legend_position = [&](int index, double& x, double& y) {
-    x = kLeft + (index % per_row) * kLegendItem;
-    y = legend_top + 18.0 * (index / per_row);
-  };
-  for (std::size_t i = 0; i < chart.series.size(); ++i, ++item) {
-    double x = 0, y = 0;
-    legend_position(item, x, y);
+  for (std::size_t i = 0; i < legend.size(); ++i) {
+    const LegendItem& item = legend[i];
+    const SvgTextBox text{item.x + 24, item.y, kLineHeight, "start", ""};
+    if (i == chart.series.size()) {  // the bands' entry
+      out << "<g class=\"legend\"><rect class=\"band\" x=\"" << num(item.x) << "\" y=\"" << num(item.y - 10)
+          << "\" width=\"18\" height=\"10\"/>" << svg_text_lines(item.lines, text) << "</g>\n";
+      continue;
+    }
     const int tone = chart.series[i].tone >= 0 ? chart.series[i].tone : static_cast<int>(i);
     out << "<g class=\"legend s" << (tone % kPalette) << (chart.series[i].dashed ? " dashed" : "")
-        << "\"><line x1=\"" << num(x) << "\" x2=\"" << num(x + 18) << "\" y1=\"" << num(y - 4)
-        << "\" y2=\"" << num(y - 4) << "\"/><text x=\"" << num(x + 24) << "\" y=\"" << num(y) << "\">"
-        << html_escape(shorten(chart.series[i].name, 26)) << "</text></g>\n";
-  }
-  if (!chart.bands.empty()) {
-    double x = 0, y = 0;
-    legend_position(item, x, y);
-    out << "<g class=\"legend\"><rect class=\"band\" x=\"" << num(x) << "\" y=\"" << num(y - 10)
-        << "\" width=\"18\" height=\"10\"/><text x=\"" << num(x + 24) << "\" y=\"" << num(y) << "\">"
-        << html_escape(chart.band_label) << "</text></g>\n";
+        << "\"><line x1=\"" << num(item.x) << "\" x2=\"" << num(item.x + 18) << "\" y1=\"" << num(item.y - 4)
+        << "\" y2=\"" << num(item.y - 4) << "\"/>" << svg_text_lines(item.lines, text) << "</g>\n";
   }
   out << "</svg>\n";
   return out.str();
