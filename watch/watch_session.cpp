@@ -319,7 +319,7 @@ void start_report(const WatchConfig& config, WatchReport& report) {
   report.host = host_name();
   report.started_utc = utc_now_iso_ms();
   report.mode = config.pid ? "pid" : "command";
-  report.command = config.command;
+  for (const auto& word : config.command) report.command.push_back(escape_name(word));  // names, as every output shows them
   report.interval_s = config.interval_s;
   report.duration_limit_s = config.duration_s;
   report.job_ending = "still running";
