@@ -16,6 +16,7 @@
 #include "io/storage_target.hpp"
 #include "core/benchmark_json.hpp"
 #include "core/errors.hpp"
+#include "core/probe_reason.hpp"
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
@@ -55,6 +56,7 @@ class InterruptGuard {
   ~InterruptGuard() {
     sigaction(SIGINT, &old_int_, nullptr);
     sigaction(SIGTERM, &old_term_, nullptr);
+    reset_child_stop();  // the stop was this run's: a later run_process in this process runs
   }
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
@@ -166,9 +168,7 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
 void print_progress(std::ostream& err, const ProbeOutcome& outcome) {
   const std::string status = to_string(outcome.status);
   err << "pipecheck: " << outcome.stage << " (" << outcome.probe << "): " << status;
-  // A skip reason reads "skipped: no GPU": the status is not said twice.
-  std::string reason = outcome.reason;
-  if (reason.rfind(status + ": ", 0) == 0) reason.erase(0, status.size() + 2);
+  const std::string reason = reason_beside_status(outcome);  // "skipped - no GPU", said once
   if (!reason.empty()) err << " - " << reason;
   err << " [" << static_cast<long>(outcome.seconds + 0.5) << " s, "
       << outcome.measurements.size() << " measurements]\n";

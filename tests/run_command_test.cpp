@@ -208,6 +208,12 @@ TEST_F(RunSuiteTest, InterruptedProbeIsRecordedAsInterruptedNotAsATimeout) {
   EXPECT_NE(stderr_.str().find("hang (hang_probe.sh): interrupted - stopped by SIGINT"), std::string::npos) << stderr_.str();
   EXPECT_NE(report.judged.overall, Verdict::fail) << "an interruption is not a failure";
   EXPECT_EQ(stdout_.str().find("FAIL"), std::string::npos) << stdout_.str();
+  // The stop was that run's: a process started afterwards in this process runs.
+  ProcessSpec spec;
+  spec.argv = {"/bin/true"};
+  spec.stdout_path = out_ / "true.out";
+  spec.stderr_path = out_ / "true.err";
+  EXPECT_TRUE(run_process(spec).ok());
 }
 
 // create_run_folder in a child with a deadline: the bug it guards against was an endless loop.
