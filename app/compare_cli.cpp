@@ -34,13 +34,13 @@ std::vector<std::string> version_notes(const LoadedRun& a, const LoadedRun& b) {
   std::vector<std::string> notes;
   for (const LoadedRun* run : {&a, &b}) {
     if (run->report.version <= kReportSchemaVersion) continue;
-    notes.push_back("forced: " + run->source.string() + " is report schema version " +
+    notes.push_back("forced: " + escape_name(run->source.string()) + " is report schema version " +
                     std::to_string(run->report.version) + ", newer than this pipecheck reads (" +
                     std::to_string(kReportSchemaVersion) + ")");
   }
   if (a.report.version != b.report.version) {
-    notes.push_back(a.source.string() + " is report schema version " + std::to_string(a.report.version) + ", " +
-                    b.source.string() + " version " + std::to_string(b.report.version) +
+    notes.push_back(escape_name(a.source.string()) + " is report schema version " + std::to_string(a.report.version) + ", " +
+                    escape_name(b.source.string()) + " version " + std::to_string(b.report.version) +
                     "; fields added later read as absent");
   }
   return notes;
@@ -74,7 +74,7 @@ fs::path run_input_of(const fs::path& input, std::string& note) {
     if (fs::is_directory(child, child_error) && fs::exists(child / "report.json", child_error)) runs.push_back(child);
   }
   if (runs.empty()) {
-    throw UsageError(input.string() + ": no report.json in this folder, nor a run folder holding one (not a "
+    throw UsageError(escape_name(input.string()) + ": no report.json in this folder, nor a run folder holding one (not a "
                      "pipecheck run or --out folder)");
   }
   // Latest by the time the run started; the folder name breaks a tie.
@@ -87,9 +87,9 @@ fs::path run_input_of(const fs::path& input, std::string& note) {
       latest_order = std::move(order);
     }
   }
-  note = runs.size() == 1 ? input.string() + ": comparing its one run, " + latest.string()
-                          : input.string() + " holds " + std::to_string(runs.size()) +
-                                " runs: comparing the latest, " + latest.string();
+  note = runs.size() == 1 ? escape_name(input.string()) + ": comparing its one run, " + escape_name(latest.string())
+                          : escape_name(input.string()) + " holds " + std::to_string(runs.size()) +
+                                " runs: comparing the latest, " + escape_name(latest.string());
   return latest;
 }
 

@@ -150,11 +150,11 @@ LoadedRun load_baseline_document(const json& document, const fs::path& path, boo
 
 fs::path report_path_of(const fs::path& path) {
   std::error_code error;
-  if (!fs::exists(path, error)) throw UsageError(path.string() + ": no such file or folder");
+  if (!fs::exists(path, error)) throw UsageError(escape_name(path.string()) + ": no such file or folder");
   if (!fs::is_directory(path, error)) return path;
   const fs::path report = path / "report.json";
   if (!fs::exists(report, error)) {
-    throw UsageError(path.string() + ": no report.json in this folder (not a pipecheck run folder)");
+    throw UsageError(escape_name(path.string()) + ": no report.json in this folder (not a pipecheck run folder)");
   }
   return report;
 }
@@ -250,12 +250,12 @@ std::optional<std::string> baseline_mismatch(const LoadedRun& baseline, const Lo
                                              const fs::path& baseline_path) {
   // An older baseline is read as its version wrote it and compared; a newer one is not ours to read.
   if (baseline.report.version > current.report.version) {
-    return "baseline " + baseline_path.string() + " holds report schema version " +
+    return "baseline " + escape_name(baseline_path.string()) + " holds report schema version " +
            std::to_string(baseline.report.version) + ", newer than this run's version " +
            std::to_string(current.report.version);
   }
   if (const auto difference = identity_difference(baseline.identity, current.identity)) {
-    return "baseline " + baseline_path.string() + " is from " + *difference;
+    return "baseline " + escape_name(baseline_path.string()) + " is from " + *difference;
   }
   return std::nullopt;
 }
@@ -263,8 +263,8 @@ std::optional<std::string> baseline_mismatch(const LoadedRun& baseline, const Lo
 Comparison compare_runs(const LoadedRun& baseline, const LoadedRun& current,
                         const CompareOptions& options) {
   Comparison comparison = compare_reports(baseline.report, current.report, options);
-  comparison.baseline.source = baseline.source.string();
-  comparison.current.source = current.source.string();
+  comparison.baseline.source = escape_name(baseline.source.string());
+  comparison.current.source = escape_name(current.source.string());
   return comparison;
 }
 
@@ -273,9 +273,9 @@ namespace {
 int record_baseline(const LoadedRun& run, const fs::path& baseline_path, std::ostream& out) {
   std::error_code error;
   if (baseline_path.has_parent_path()) fs::create_directories(baseline_path.parent_path(), error);
-  if (error) throw RunError("create " + baseline_path.parent_path().string() + ": " + error.message());
+  if (error) throw RunError("create " + escape_name(baseline_path.parent_path().string()) + ": " + error.message());
   write_file_atomically(baseline_path, json_text(baseline_document(run, utc_now_iso())) + "\n");
-  out << "baseline: recorded " << baseline_path.string() << " from " << run.source.string()
+  out << "baseline: recorded " << escape_name(baseline_path.string()) << " from " << escape_name(run.source.string())
       << " (" << describe(run.identity) << "); later runs are compared to it\n";
   return 0;
 }
@@ -325,7 +325,7 @@ int record_or_compare_baseline(const fs::path& run_folder, const fs::path& basel
     if (mismatch) comparison.notes.insert(comparison.notes.begin(), "forced: " + *mismatch);
     if (baseline.report.version < current.report.version) {
       comparison.notes.insert(comparison.notes.begin(),
-                              "baseline " + baseline_path.string() + " holds report schema version " +
+                              "baseline " + escape_name(baseline_path.string()) + " holds report schema version " +
                                   std::to_string(baseline.report.version) + ", older than this run's " +
                                   std::to_string(current.report.version) + ": compared, fields added later read as absent");
     }

@@ -117,6 +117,20 @@ TEST(CompareCli, AnotherHostIsRefusedUnlessForced) {
   EXPECT_NE(forced.out.find("different hosts: node-a (baseline) and node-b"), std::string::npos) << forced.out;
 }
 
+TEST(CompareCli, FolderNamesAreEscapedInTheOutput) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("pipecheck-compare-names-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  const fs::path odd = dir / "run\x1b[31m\xff";
+  fs::create_directories(odd);
+  for (const char* name : {"report.json", "inventory.json"}) fs::copy_file(fs::path(kData) / "baseline" / name, odd / name);
+  const auto run = compare({odd.string(), kData + "within_noise"});
+  fs::remove_all(dir);
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(run.out.find('\x1b'), std::string::npos) << "a raw ESC reached the terminal";
+  EXPECT_NE(run.out.find("run\\x1b[31m\\xff"), std::string::npos) << run.out;
+}
+
 TEST(CompareCli, FleetNamesOutliersAndExitsOne) {
   const auto run = compare({"--fleet", kData + "fleet"});
   EXPECT_EQ(run.code, 1) << run.err;
