@@ -87,11 +87,9 @@ auto in_field(const nlohmann::json& j, const char* key, Read&& read) -> decltype
   return read(value);
 }
 
-// Calls read(element) for each element of the array member `key`, each in its "[i]" scope.
+// Calls read(element) for each element of the array `list`, each in its "[i]" scope.
 template <typename Read>
-void for_each_element(const nlohmann::json& j, const char* key, Read&& read) {
-  const nlohmann::json& list = member(j, key);
-  const FieldScope scope(key);
+void for_each_item(const nlohmann::json& list, Read&& read) {
   if (!list.is_array()) throw FieldError("expected an array, found " + found_text(list));
   for (std::size_t i = 0; i < list.size(); ++i) {
     std::string name = "[";  // built with += (GCC 12 warns falsely on "literal" + std::string)
@@ -100,6 +98,14 @@ void for_each_element(const nlohmann::json& j, const char* key, Read&& read) {
     const FieldScope element(std::move(name));
     read(list[i]);
   }
+}
+
+// The same for the array member `key` of object `j`.
+template <typename Read>
+void for_each_element(const nlohmann::json& j, const char* key, Read&& read) {
+  const nlohmann::json& list = member(j, key);
+  const FieldScope scope(key);
+  for_each_item(list, std::forward<Read>(read));
 }
 
 // The array member `key` read as a list of T.

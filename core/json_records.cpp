@@ -113,24 +113,102 @@ DiskKind disk_kind_from(const std::string& text) {
   return DiskKind::unknown;
 }
 
-json cpu_json(const CpuInfo& cpu) {
-  return json{{"model", cpu.model},
-              {"sockets", cpu.sockets},
-              {"physical_cores", cpu.physical_cores},
-              {"logical_cpus", cpu.logical_cpus},
-              {"numa_nodes", cpu.numa_nodes},
-              {"l3_bytes", optional_json(cpu.l3_bytes)}};
+json caches_json(const std::vector<CacheLevel>& caches) {
+  json list = json::array();
+  for (const auto& c : caches) {
+    list.push_back({{"level", c.level},
+                    {"type", c.type},
+                    {"instance_bytes", c.instance_bytes},
+                    {"instances", c.instances},
+                    {"per_package_bytes", c.per_package_bytes}});
+  }
+  return list;
 }
 
-CpuInfo cpu_from(const json& j) {
+std::vector<CacheLevel> caches_from(const json& j) {
+  std::vector<CacheLevel> caches;
+  for_each_item(j, [&](const json& c) {
+    caches.push_back({field<int>(c, "level"), field<std::string>(c, "type"),
+                      field<std::uint64_t>(c, "instance_bytes"), field<int>(c, "instances"),
+                      field<std::uint64_t>(c, "per_package_bytes")});
+  });
+  return caches;
+}
+
+json cpu_json(const CpuInfo& cpu) {
+  return json{{"model", cpu.model},
+              {"sockets", optional_json(cpu.sockets)},
+              {"physical_cores", optional_json(cpu.physical_cores)},
+              {"logical_cpus", optional_json(cpu.logical_cpus)},
+              {"numa_nodes", optional_json(cpu.numa_nodes)},
+              {"l3_bytes", optional_json(cpu.l3_bytes)},
+              {"caches", caches_json(cpu.caches)},
+              {"source", cpu.source}};
+}
+
+// Version 1 wrote 0 for a count it did not know.
+void read_count(const json& j, const char* key, std::optional<int>& into, int version) {
+  read_optional(j, key, into);
+  if (version < 2 && into == 0) into.reset();
+}
+
+CpuInfo cpu_from(const json& j, int version) {
   CpuInfo cpu;
   cpu.model = field<std::string>(j, "model");
-  cpu.sockets = field<int>(j, "sockets");
-  cpu.physical_cores = field<int>(j, "physical_cores");
-  cpu.logical_cpus = field<int>(j, "logical_cpus");
-  cpu.numa_nodes = field<int>(j, "numa_nodes");
+  read_count(j, "sockets", cpu.sockets, version);
+  read_count(j, "physical_cores", cpu.physical_cores, version);
+  read_count(j, "logical_cpus", cpu.logical_cpus, version);
+  read_count(j, "numa_nodes", cpu.numa_nodes, version);
   read_optional(j, "l3_bytes", cpu.l3_bytes);
+  if (j.contains("caches")) cpu.caches = in_field(j, "caches", caches_from);
+  cpu.source = field_or(j, "source", "");
   return cpu;
+}
+
+json allowance_json(const CpuAllowance& a) {
+  return json{{"online", a.online > 0 ? json(a.online) : json(nullptr)},
+              {"affinity", a.affinity > 0 ? json(a.affinity) : json(nullptr)},
+              {"quota_cpus", optional_json(a.quota_cpus)},
+              {"quota_source", a.quota_source},
+              {"usable", a.usable()},
+              {"limited", a.limited()},
+              {"description", a.describe()}};
+}
+
+CpuAllowance allowance_from(const json& j) {
+  CpuAllowance a;
+  std::optional<int> count;
+  read_optional(j, "online", count);
+  a.online = count.value_or(0);
+  read_optional(j, "affinity", count);
+  a.affinity = count.value_or(0);
+  read_optional(j, "quota_cpus", a.quota_cpus);
+  a.quota_source = field_or(j, "quota_source", "");
+  return a;
+}
+
+json nodes_json(const std::vector<NumaNode>& nodes) {
+  json list = json::array();
+  for (const auto& n : nodes) {
+    list.push_back({{"os_index", n.os_index},
+                    {"cpus", n.cpus},
+                    {"memory_bytes", optional_json(n.memory_bytes)},
+                    {"gpu_bdf", n.gpu_bdf}});
+  }
+  return list;
+}
+
+std::vector<NumaNode> nodes_from(const json& j) {
+  std::vector<NumaNode> nodes;
+  for_each_item(j, [&](const json& n) {
+    NumaNode node;
+    node.os_index = field<int>(n, "os_index");
+    node.cpus = field<int>(n, "cpus");
+    read_optional(n, "memory_bytes", node.memory_bytes);
+    node.gpu_bdf = field_or(n, "gpu_bdf", "");
+    nodes.push_back(node);
+  });
+  return nodes;
 }
 
 json memory_json(const MemoryInfo& memory) {
@@ -142,14 +220,19 @@ json memory_json(const MemoryInfo& memory) {
                          {"data_width_bits", optional_json(d.data_width_bits)},
                          {"type", d.type}});
   }
-  return json{{"total_bytes", memory.total_bytes},
+  return json{{"total_bytes", optional_json(memory.total_bytes)},
+              {"total_source", memory.total_source},
+              {"nodes", nodes_json(memory.nodes)},
               {"dimms", dimms},
               {"memory_channels", optional_json(memory.memory_channels)}};
 }
 
-MemoryInfo memory_from(const json& j) {
+MemoryInfo memory_from(const json& j, int version) {
   MemoryInfo memory;
-  memory.total_bytes = field<std::uint64_t>(j, "total_bytes");
+  read_optional(j, "total_bytes", memory.total_bytes);
+  if (version < 2 && memory.total_bytes == 0u) memory.total_bytes.reset();
+  memory.total_source = field_or(j, "total_source", "");
+  if (j.contains("nodes")) memory.nodes = in_field(j, "nodes", nodes_from);
   for_each_element(j, "dimms", [&](const json& d) {
     DimmInfo dimm;
     dimm.locator = field<std::string>(d, "locator");
@@ -161,6 +244,38 @@ MemoryInfo memory_from(const json& j) {
   });
   read_optional(j, "memory_channels", memory.memory_channels);
   return memory;
+}
+
+json pci_json(const PciDevice& p) {
+  return json{{"bdf", p.bdf},
+              {"vendor_id", p.vendor_id},
+              {"device_id", p.device_id},
+              {"class_code", p.class_code},
+              {"kind", p.kind},
+              {"driver", p.driver},
+              {"numa_node", optional_json(p.numa_node)},
+              {"local_cpus", p.local_cpus},
+              {"link", link_json(p.link)},
+              {"link_gbps", optional_json(p.link_gbps)},
+              {"upstream", p.upstream},
+              {"source", p.source}};
+}
+
+PciDevice pci_from(const json& j) {
+  PciDevice p;
+  p.bdf = field<std::string>(j, "bdf");
+  p.vendor_id = field<unsigned>(j, "vendor_id");
+  p.device_id = field<unsigned>(j, "device_id");
+  p.class_code = field<unsigned>(j, "class_code");
+  p.kind = field<std::string>(j, "kind");
+  p.driver = field_or(j, "driver", "");
+  read_optional(j, "numa_node", p.numa_node);
+  p.local_cpus = field_or(j, "local_cpus", "");
+  p.link = in_field(j, "link", link_from);
+  read_optional(j, "link_gbps", p.link_gbps);
+  p.upstream = field_or(j, "upstream", std::vector<std::string>{});
+  p.source = field_or(j, "source", "");
+  return p;
 }
 
 json disk_json(const BlockDevice& d) {
@@ -253,6 +368,10 @@ json gpu_json(const GpuInfo& g) {
               {"name", g.name},
               {"uuid", g.uuid},
               {"pci_bdf", g.pci_bdf},
+              {"seen_by", g.seen_by},
+              {"pci_driver", g.pci_driver},
+              {"pci_device_id", optional_json(g.pci_device_id)},
+              {"device_minor", optional_json(g.device_minor)},
               {"compute_capability", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
               {"cc_major", g.cc_major},
               {"cc_minor", g.cc_minor},
@@ -269,6 +388,7 @@ json gpu_json(const GpuInfo& g) {
               {"nvlink", json{{"active_links", g.nvlink.active_links},
                               {"total_links_probed", g.nvlink.total_links_probed},
                               {"version", optional_json(g.nvlink.version)},
+                              {"version_source", g.nvlink.version_source},
                               {"nvml_version_code", optional_json(g.nvlink.nvml_version_code)},
                               {"remotes", nvlink_remotes_json(g.nvlink.remotes)}}}};
 }
@@ -279,6 +399,11 @@ GpuInfo gpu_from(const json& j) {
   g.name = field<std::string>(j, "name");
   g.uuid = field<std::string>(j, "uuid");
   g.pci_bdf = field<std::string>(j, "pci_bdf");
+  // Inventories before version 2 did not say who saw a GPU: left empty (unknown).
+  g.seen_by = field_or(j, "seen_by", std::vector<std::string>{});
+  g.pci_driver = field_or(j, "pci_driver", "");
+  read_optional(j, "pci_device_id", g.pci_device_id);
+  read_optional(j, "device_minor", g.device_minor);
   g.cc_major = field<int>(j, "cc_major");
   g.cc_minor = field<int>(j, "cc_minor");
   read_optional(j, "sm_count", g.sm_count);
@@ -295,6 +420,7 @@ GpuInfo gpu_from(const json& j) {
     g.nvlink.active_links = field<int>(nvlink, "active_links");
     g.nvlink.total_links_probed = field<int>(nvlink, "total_links_probed");
     read_optional(nvlink, "version", g.nvlink.version);
+    g.nvlink.version_source = field_or(nvlink, "version_source", "");
     read_optional(nvlink, "nvml_version_code", g.nvlink.nvml_version_code);
     g.nvlink.remotes = nvlink_remotes_from(nvlink);
   });
@@ -316,7 +442,8 @@ json software_json(const SoftwareStack& s) {
               {"cuda_error", s.cuda_error},
               {"in_container", s.in_container},
               {"container_evidence", s.container_evidence},
-              {"nvidia_device_nodes", s.nvidia_device_nodes}};
+              {"nvidia_device_nodes", s.nvidia_device_nodes},
+              {"cuda_visible_devices", optional_json(s.cuda_visible_devices)}};
 }
 
 SoftwareStack software_from(const json& j) {
@@ -334,6 +461,7 @@ SoftwareStack software_from(const json& j) {
   s.in_container = field<bool>(j, "in_container");
   s.container_evidence = field<std::string>(j, "container_evidence");
   s.nvidia_device_nodes = field<std::vector<std::string>>(j, "nvidia_device_nodes");
+  read_optional(j, "cuda_visible_devices", s.cuda_visible_devices);
   return s;
 }
 
@@ -346,16 +474,21 @@ void to_json(json& j, const Inventory& inventory) {
   for (const auto& g : inventory.gpus) gpus.push_back(gpu_json(g));
   json nics = json::array();
   for (const auto& n : inventory.nics) nics.push_back(nic_json(n));
+  json pci = json::array();
+  for (const auto& p : inventory.pci) pci.push_back(pci_json(p));
   j = json{{"schema", "pipecheck.inventory"},
            {"version", inventory.schema_version},
+           {"recorded_root", inventory.recorded_root.empty() ? json(nullptr) : json(inventory.recorded_root)},
            {"hostname", inventory.hostname},
            {"collected_utc", inventory.collected_utc},
            {"cpu", cpu_json(inventory.cpu)},
+           {"cpu_allowance", allowance_json(inventory.cpu_allowance)},
            {"memory", memory_json(inventory.memory)},
            {"disks", disks},
            {"gpus", gpus},
            {"software", software_json(inventory.software)},
            {"nics", nics},
+           {"pci", pci},
            {"topology", topology_json(inventory.topology)},
            {"notes", inventory.notes}};
 }
@@ -363,10 +496,16 @@ void to_json(json& j, const Inventory& inventory) {
 void from_json(const json& j, Inventory& inventory) {
   inventory.schema_version = field<int>(j, "version");
   check_schema_version("inventory.json", inventory.schema_version, kInventorySchemaVersion);
+  const int version = inventory.schema_version;
+  inventory.recorded_root.clear();
+  std::optional<std::string> recorded_root;
+  optional_field(j, "recorded_root", recorded_root);
+  if (recorded_root) inventory.recorded_root = *recorded_root;
   inventory.hostname = field<std::string>(j, "hostname");
   inventory.collected_utc = field<std::string>(j, "collected_utc");
-  inventory.cpu = in_field(j, "cpu", cpu_from);
-  inventory.memory = in_field(j, "memory", memory_from);
+  inventory.cpu = in_field(j, "cpu", [&](const json& value) { return cpu_from(value, version); });
+  inventory.cpu_allowance = j.contains("cpu_allowance") ? in_field(j, "cpu_allowance", allowance_from) : CpuAllowance{};
+  inventory.memory = in_field(j, "memory", [&](const json& value) { return memory_from(value, version); });
   inventory.disks.clear();
   for_each_element(j, "disks", [&](const json& d) { inventory.disks.push_back(disk_from(d)); });
   inventory.gpus.clear();
@@ -376,6 +515,10 @@ void from_json(const json& j, Inventory& inventory) {
   inventory.nics.clear();
   if (j.contains("nics")) {
     for_each_element(j, "nics", [&](const json& n) { inventory.nics.push_back(nic_from(n)); });
+  }
+  inventory.pci.clear();
+  if (j.contains("pci")) {
+    for_each_element(j, "pci", [&](const json& p) { inventory.pci.push_back(pci_from(p)); });
   }
   inventory.topology = j.contains("topology") ? in_field(j, "topology", topology_from) : Topology{};
   inventory.notes = field<std::vector<std::string>>(j, "notes");

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Installs the Debian packages pipecheck builds against, only those that are missing.
+# Installs the Debian packages pipecheck builds against (and the Python loaders of
+# scripts/plant-scenarios.sh use), only those that are missing.
 # As root it runs apt-get; otherwise it prints the exact command to run.
 set -euo pipefail
 
 packages=(
   cmake ninja-build g++ make pkg-config
   liburing-dev libcli11-dev libbenchmark-dev libgtest-dev libgmock-dev
-  libturbojpeg0-dev nlohmann-json3-dev
+  libturbojpeg0-dev nlohmann-json3-dev libhwloc-dev
   # The tests check the reports with their consumers' own tools: xmllint (JUnit against the
   # junit-10 rules), the Prometheus client library's parser, Google Benchmark's compare.py (which
   # needs scipy), all through Debian's /usr/bin/python3.
   libxml2-utils python3-prometheus-client libbenchmark-tools python3-scipy
+  # scripts/plant-scenarios.sh plants bottlenecks with ordinary Pillow + numpy loaders.
+  python3-pil python3-numpy
 )
 # MPI is optional for pipecheck (comm/ under mpirun); pass --with-mpi to add it.
 if [[ "${1:-}" == "--with-mpi" ]]; then packages+=(libopenmpi-dev openmpi-bin); fi

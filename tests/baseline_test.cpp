@@ -11,6 +11,7 @@
 
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
+#include "core/outcome.hpp"
 
 namespace pipecheck {
 namespace {
@@ -136,7 +137,8 @@ TEST_F(BaselineTest, NewerInventoryBesideAReportIsRefusedUnlessForced) {
     ADD_FAILURE() << "an inventory of schema version 9 was read";
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("inventory.json: inventory schema version 9 is newer than this pipecheck "
-                                              "reads (1); pass --force to try anyway"),
+                                              "reads (" + std::to_string(kInventorySchemaVersion) +
+                                              "); pass --force to try anyway"),
               std::string::npos)
         << error.what();
   }
