@@ -2,9 +2,13 @@
 // naming it and exit code 2; a run that cannot proceed exits 3.
 #include "app/cli.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "app/probe_catalog.hpp"
@@ -18,6 +22,8 @@
 #include "inventory/inventory_collect.hpp"
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
+#include "core/outcome.hpp"
+#include "core/text_escape.hpp"
 #include "pipecheck_config.hpp"
 #include "reports/render/inventory_text.hpp"
 #include "reports/render/summary_table.hpp"
@@ -49,9 +55,47 @@ bool is_command(CLI::App& app, const std::string& name) {
   return false;
 }
 
+// Output lost to a full disk or a closed stdout (`> /dev/full`, `>&-`) is a failure: said on
+// stderr, and the exit code says the command could not do its work.
+int checked_stdout(int code) {
+  std::cout.flush();
+  errno = 0;
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || std::cout.bad();
+  if (!failed) return code;
+  int error = errno;
+  // The write that failed may be long past (stdio's buffer was dropped then): ask again.
+  if (error == 0 && write(STDOUT_FILENO, "\n", 1) < 0) error = errno;
+  std::cerr << "pipecheck: cannot write standard output: " << (error != 0 ? std::strerror(error) : "write failed")
+            << "\n";
+  return pipecheck::code(combine(exit_code_from_int(code), ExitCode::could_not_run));
+}
+
+int run_command_line(int argc, char** argv);
+
+// Started with stdout closed (`>&-`), the first file we open would become fd 1 and the output
+// would land in it: hold fds 0-2 with /dev/null opened read-only, so writes to a closed stream
+// fail (and checked_stdout says so) instead of going anywhere.
+void hold_standard_fds() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int opened = open("/dev/null", O_RDONLY);
+    if (opened >= 0 && opened != fd) {
+      dup2(opened, fd);
+      close(opened);
+    }
+  }
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
+  hold_standard_fds();
+  return checked_stdout(run_command_line(argc, argv));
+}
+
+namespace {
+
+int run_command_line(int argc, char** argv) {
   CLI::App app{"pipecheck: measure each stage of a GPU training pipeline against its ceiling"};
   app.set_version_flag("--version", std::string("pipecheck ") + PIPECHECK_VERSION);
   app.require_subcommand(1);
@@ -75,7 +119,16 @@ int run_cli(int argc, char** argv) {
   run->add_flag("--full", full, "Long runs: 10 to 200 repetitions until 2% noise (60 s a case), larger buffers")
       ->excludes(quick_flag);
   run->add_option("--out", out_dir, "Folder the run's folder is written into")->capture_default_str();
-  run->add_option("--timeout", timeout, "Time limit per probe, seconds")->check(CLI::PositiveNumber);
+  run->add_option("--timeout", timeout, "Time limit per probe, seconds (1 to 604800)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            // Not CLI::PositiveNumber: its message prints the range up to 1.8e308 in full.
+            const bool digits = !text.empty() && text.size() <= 6 && text.find_first_not_of("0123456789") == std::string::npos;
+            return digits && std::stol(text) >= 1 && std::stol(text) <= 604800
+                       ? ""
+                       : "'" + shortened(text) + "' is not a whole number of seconds from 1 to 604800";
+          },
+          "SECONDS"));
   run->add_option("--probe-dir", run_options.probe_dir, "Where the probe executables are");
   run->add_flag("--no-color", no_color, "Plain text even on a terminal");
   run->add_option("--path", run_options.storage_paths,
@@ -129,7 +182,7 @@ int run_cli(int argc, char** argv) {
   auto* watch = add_watch_command(app, watch_state);
 
   if (argc >= 2 && argv[1][0] != '-' && !is_command(app, argv[1])) {
-    std::cerr << "pipecheck: unknown command '" << argv[1] << "' (known: inventory, run, report, compare, stress, watch)\n";
+    std::cerr << "pipecheck: unknown command '" << message_line(shortened(argv[1])) << "' (known: inventory, run, report, compare, stress, watch)\n";
     return 2;
   }
   try {
@@ -141,7 +194,7 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "pipecheck: " << e.what() << "\n";
+    std::cerr << "pipecheck: " << message_line(e.what()) << "\n";
     return 2;
   }
 
@@ -163,12 +216,14 @@ int run_cli(int argc, char** argv) {
     run_options.width = summary_width(run_width, std::getenv("COLUMNS"), stdout_terminal_columns());
     return run_suite(run_options, probe_catalog(), std::cout, std::cerr);
   } catch (const UsageError& e) {
-    std::cerr << "pipecheck: " << e.what() << "\n";
+    std::cerr << "pipecheck: " << message_line(e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "pipecheck: could not run: " << e.what() << "\n";
+    std::cerr << "pipecheck: could not run: " << message_line(e.what()) << "\n";
     return 3;
   }
 }
+
+}  // namespace
 
 }  // namespace pipecheck

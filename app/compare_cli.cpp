@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/json_text.hpp"
+#include "core/text_escape.hpp"
 #include "reports/baseline.hpp"
 #include "reports/compare.hpp"
 #include "reports/render/compare_text.hpp"
@@ -33,13 +34,13 @@ std::vector<std::string> version_notes(const LoadedRun& a, const LoadedRun& b) {
   std::vector<std::string> notes;
   for (const LoadedRun* run : {&a, &b}) {
     if (run->report.version <= kReportSchemaVersion) continue;
-    notes.push_back("forced: " + run->source.string() + " is report schema version " +
+    notes.push_back("forced: " + escape_name(run->source.string()) + " is report schema version " +
                     std::to_string(run->report.version) + ", newer than this pipecheck reads (" +
                     std::to_string(kReportSchemaVersion) + ")");
   }
   if (a.report.version != b.report.version) {
-    notes.push_back(a.source.string() + " is report schema version " + std::to_string(a.report.version) + ", " +
-                    b.source.string() + " version " + std::to_string(b.report.version) +
+    notes.push_back(escape_name(a.source.string()) + " is report schema version " + std::to_string(a.report.version) + ", " +
+                    escape_name(b.source.string()) + " version " + std::to_string(b.report.version) +
                     "; fields added later read as absent");
   }
   return notes;
@@ -73,7 +74,7 @@ fs::path run_input_of(const fs::path& input, std::string& note) {
     if (fs::is_directory(child, child_error) && fs::exists(child / "report.json", child_error)) runs.push_back(child);
   }
   if (runs.empty()) {
-    throw UsageError(input.string() + ": no report.json in this folder, nor a run folder holding one (not a "
+    throw UsageError(escape_name(input.string()) + ": no report.json in this folder, nor a run folder holding one (not a "
                      "pipecheck run or --out folder)");
   }
   // Latest by the time the run started; the folder name breaks a tie.
@@ -86,9 +87,9 @@ fs::path run_input_of(const fs::path& input, std::string& note) {
       latest_order = std::move(order);
     }
   }
-  note = runs.size() == 1 ? input.string() + ": comparing its one run, " + latest.string()
-                          : input.string() + " holds " + std::to_string(runs.size()) +
-                                " runs: comparing the latest, " + latest.string();
+  note = runs.size() == 1 ? escape_name(input.string()) + ": comparing its one run, " + escape_name(latest.string())
+                          : escape_name(input.string()) + " holds " + std::to_string(runs.size()) +
+                                " runs: comparing the latest, " + escape_name(latest.string());
   return latest;
 }
 
@@ -103,14 +104,20 @@ int compare_two(const CompareCliState& state, std::ostream& out, std::ostream& e
   }
   const LoadedRun a = load_run(input_a, state.force);
   const LoadedRun b = load_run(input_b, state.force);
+  // A is the baseline: another machine's figures say nothing about this one's changes.
+  const auto difference = identity_difference(a.identity, b.identity);
+  if (difference && !state.force) {
+    throw UsageError("compare: " + escape_name(a.source.string()) + " and " + escape_name(b.source.string()) +
+                     " are runs of different machines (" + describe(a.identity) + "; " + describe(b.identity) +
+                     "); pass --force to compare anyway");
+  }
   const auto forced = version_notes(a, b);
   CompareOptions options;
   options.threshold_percent = state.threshold_percent;
   options.force = state.force;
   Comparison comparison = compare_runs(a, b, options);
   comparison.notes.insert(comparison.notes.begin(), forced.begin(), forced.end());
-  // Another host is already noted by compare_reports; the same host with other GPUs is not.
-  const auto difference = identity_difference(a.identity, b.identity);
+  // Forced: another host is already noted by compare_reports; the same host with other GPUs is not.
   if (difference && a.identity.hostname == b.identity.hostname) {
     comparison.notes.push_back("different GPUs: baseline " + *difference);
   }
@@ -152,7 +159,8 @@ CLI::App* add_compare_command(CLI::App& app, CompareCliState& state) {
                       "holding run folders");
   compare->add_flag("--fleet", state.fleet, "Compare many hosts' runs and name outlier hosts and GPUs");
   compare->add_flag("--force", state.force,
-                    "Compare runs of different report schema versions, and probes that ran under busy conditions");
+                    "Compare runs of different machines (host or GPU set), a report of a newer schema version, "
+                    "and probes that ran under busy conditions");
   compare->add_option("--threshold", state.threshold_percent,
                       "Smallest change of a median, in %, that counts as a regression")
       ->check(CLI::NonNegativeNumber)

@@ -6,7 +6,9 @@
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
+#include "core/json_field_error.hpp"
 #include "core/json_text.hpp"
+#include "core/text_escape.hpp"
 #include "reports/judge.hpp"
 #include "reports/render/render_files.hpp"
 #include "reports/render/summary_table.hpp"
@@ -18,11 +20,14 @@ namespace fs = std::filesystem;
 namespace {
 
 nlohmann::json read_json(const fs::path& path) {
-  if (!fs::exists(path)) throw UsageError(path.string() + ": not found (is this a pipecheck run folder?)");
+  const std::string shown = escape_name(path.string());
+  if (!fs::exists(path)) throw UsageError(shown + ": not found (is this a pipecheck run folder?)");
   try {
     return nlohmann::json::parse(read_file(path));
   } catch (const nlohmann::json::exception& error) {
-    throw UsageError(path.string() + ": not valid JSON: " + error.what());
+    throw UsageError(shown + ": not valid JSON: " + error.what());
+  } catch (const RunError& error) {
+    throw UsageError(std::string("cannot read: ") + error.what());
   }
 }
 
@@ -39,12 +44,16 @@ int report_folder(const ReportOptions& options, std::ostream& out, std::ostream&
   Report report;
   Inventory inventory;
   try {
-    report = report_from_json(read_json(options.folder / "report.json"));
-    inventory = read_json(options.folder / "inventory.json").get<Inventory>();
+    // A wrongly typed field names the file and the field (core/json_field_error.hpp).
+    const fs::path report_path = options.folder / "report.json";
+    report = read_fields(report_path, read_json(report_path), [](const nlohmann::json& d) { return report_from_json(d); });
+    const fs::path inventory_path = options.folder / "inventory.json";
+    inventory = read_fields(inventory_path, read_json(inventory_path),
+                            [](const nlohmann::json& d) { return d.get<Inventory>(); });
   } catch (const UsageError&) {
     throw;
   } catch (const std::exception& error) {
-    throw UsageError(options.folder.string() + ": " + error.what());
+    throw UsageError(escape_name(options.folder.string()) + ": " + error.what());
   }
   attach_ceilings(report, inventory);
   report.judged = judge(report, inventory, profile, workload);

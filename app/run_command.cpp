@@ -2,7 +2,10 @@
 #include "app/run_command.hpp"
 
 #include <sched.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -14,13 +17,17 @@
 #include "app/quiet_check.hpp"
 #include "inventory/inventory_collect.hpp"
 #include "io/jpeg_scaling.hpp"
+#include "io/jpeg_corpus.hpp"
+#include "io/storage_target.hpp"
 #include "core/benchmark_json.hpp"
 #include "core/case_messages.hpp"
 #include "core/errors.hpp"
+#include "core/probe_reason.hpp"
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
 #include "core/run_conditions.hpp"
+#include "core/text_escape.hpp"
 #include "pipecheck_config.hpp"
 #include "reports/baseline.hpp"
 #include "reports/inconclusive.hpp"
@@ -47,6 +54,7 @@ class InterruptGuard {
  public:
   InterruptGuard() {
     g_interrupted.store(false);
+    reset_child_stop();
     struct sigaction action {};
     action.sa_handler = on_interrupt;
     sigemptyset(&action.sa_mask);
@@ -56,6 +64,7 @@ class InterruptGuard {
   ~InterruptGuard() {
     sigaction(SIGINT, &old_int_, nullptr);
     sigaction(SIGTERM, &old_term_, nullptr);
+    reset_child_stop();  // the stop was this run's: a later run_process in this process runs
   }
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
@@ -65,10 +74,11 @@ class InterruptGuard {
   struct sigaction old_term_ {};
 };
 
+// The probe's last stderr line, printable (a probe may print any bytes: core/text_escape.hpp).
 std::string last_line(const std::string& text) {
   std::string trimmed = trim(text);
   const auto newline = trimmed.rfind('\n');
-  std::string line = newline == std::string::npos ? trimmed : trimmed.substr(newline + 1);
+  std::string line = printable_text(newline == std::string::npos ? trimmed : trimmed.substr(newline + 1));
   if (line.size() > 200) line = line.substr(0, 197) + "...";
   return line;
 }
@@ -79,7 +89,7 @@ std::string skip_line(const std::string& stderr_text) {
     std::size_t end = stderr_text.find('\n', start);
     if (end == std::string::npos) end = stderr_text.size();
     const std::string line = trim(stderr_text.substr(start, end - start));
-    if (line.rfind("skipped: ", 0) == 0) return line;
+    if (line.rfind("skipped: ", 0) == 0) return printable_text(line);
     start = end + 1;
   }
   return "";
@@ -104,6 +114,21 @@ std::vector<ProbeEntry> select_probes(const RunOptions& options,
   return selected;
 }
 
+// Bad input found before anything runs (exit 2), in the words the probes would use: a --path
+// that is a FIFO, an empty file or a folder without a file to read; --images without a JPEG; a
+// --baseline that cannot be read or created.
+void check_run_inputs(const RunOptions& options, const std::vector<ProbeEntry>& probes) {
+  const auto runs = [&](const char* stage) {
+    return std::any_of(probes.begin(), probes.end(), [&](const ProbeEntry& e) { return e.stage == stage; });
+  };
+  if (runs("storage")) {
+    const SysfsRoot sys(options.sysfs_root);
+    for (const auto& path : options.storage_paths) resolve_target(path, sys);
+  }
+  if (runs("decode") && !options.images_dir.empty()) check_jpeg_directory(options.images_dir);
+  if (!options.baseline.empty()) check_baseline_path(options.baseline, options.force_baseline);
+}
+
 // Every selected probe that this build should have must be there before anything runs.
 void check_probes_present(const std::vector<ProbeEntry>& probes, const fs::path& dir) {
   for (const auto& probe : probes) {
@@ -113,24 +138,6 @@ void check_probes_present(const std::vector<ProbeEntry>& probes, const fs::path&
       throw UsageError("probe binary missing: " + path.string() + " (build it with `make`)");
     }
   }
-}
-
-// The run's folder, named *.incomplete until the run has finished.
-fs::path create_run_folder(const fs::path& out, const std::string& base_name) {
-  std::error_code error;
-  fs::create_directories(out, error);
-  if (error) throw UsageError("--out " + out.string() + ": cannot create: " + error.message());
-  if (!fs::is_directory(out)) throw UsageError("--out " + out.string() + ": not a directory");
-  if (access(out.c_str(), W_OK | X_OK) != 0) {
-    throw UsageError("--out " + out.string() + ": not writable");
-  }
-  fs::path folder = out / (base_name + ".incomplete");
-  for (int n = 2; fs::exists(folder) || fs::exists(out / base_name); ++n) {
-    folder = out / (base_name + "-" + std::to_string(n) + ".incomplete");
-  }
-  fs::create_directory(folder, error);
-  if (error) throw UsageError("--out " + out.string() + ": cannot create " + folder.string() + ": " + error.message());
-  return folder;
 }
 
 int affinity_count() {
@@ -196,8 +203,10 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
 }
 
 void print_progress(std::ostream& err, const ProbeOutcome& outcome) {
-  err << "pipecheck: " << outcome.stage << " (" << outcome.probe << "): " << to_string(outcome.status);
-  if (!outcome.reason.empty()) err << " - " << outcome.reason;
+  const std::string status = to_string(outcome.status);
+  err << "pipecheck: " << outcome.stage << " (" << outcome.probe << "): " << status;
+  const std::string reason = reason_beside_status(outcome);  // "skipped - no GPU", said once
+  if (!reason.empty()) err << " - " << reason;
   err << " [" << static_cast<long>(outcome.seconds + 0.5) << " s, "
       << outcome.measurements.size() << " measurements";
   if (outcome.conditions) err << "; " << describe_load(*outcome.conditions);
@@ -205,6 +214,29 @@ void print_progress(std::ostream& err, const ProbeOutcome& outcome) {
 }
 
 }  // namespace
+
+fs::path create_run_folder(const fs::path& out, const std::string& base_name) {
+  std::error_code error;
+  fs::create_directories(out, error);
+  const std::string shown = escape_name(out.string());
+  if (error) throw UsageError("--out " + shown + ": cannot create: " + error.message());
+  if (!fs::is_directory(out)) throw UsageError("--out " + shown + ": not a directory");
+  if (access(out.c_str(), W_OK | X_OK) != 0) throw UsageError("--out " + shown + ": not writable");
+  // The first name free both as the run's folder and as its final name (a finished run of the
+  // same second, or another run starting now): create_directory is the exclusive claim.
+  constexpr int kMostTries = 10000;
+  for (int n = 1; n <= kMostTries; ++n) {
+    const std::string name = n == 1 ? base_name : base_name + "-" + std::to_string(n);
+    const fs::path folder = out / (name + ".incomplete");
+    struct stat taken {};
+    if (lstat((out / name).c_str(), &taken) == 0) continue;
+    if (mkdir(folder.c_str(), 0755) == 0) return folder;
+    if (errno == EEXIST) continue;  // anything at that name, even a dangling link
+    throw UsageError(errno_message("--out " + shown + ": cannot create", folder.string(), errno));
+  }
+  throw UsageError("--out " + shown + ": " + std::to_string(kMostTries) + " runs named " + escape_name(base_name) +
+                   "-N exist already");
+}
 
 const char* mode_name_of(ProbeMode mode) {
   switch (mode) {
@@ -260,6 +292,12 @@ ProbeOutcome outcome_of_process(const ProbeEntry& probe, const ProcessResult& pr
                                 const std::string& stdout_text, const std::string& stderr_text) {
   ProbeOutcome outcome{probe.executable, probe.stage, ProbeStatus::failed, "", process.seconds, {}, {}};
   const std::string tail = last_line(stderr_text);
+  if (process.ending == ProcessResult::Ending::interrupted) {
+    // The user stopped the run: not the probe's failure (core/outcome.hpp).
+    outcome.status = ProbeStatus::interrupted;
+    outcome.reason = process.describe();
+    return outcome;
+  }
   if (!process.ok()) {
     outcome.reason = process.describe();
     if (!tail.empty() && process.ending != ProcessResult::Ending::failed_to_start) {
@@ -274,7 +312,9 @@ ProbeOutcome outcome_of_process(const ProbeEntry& probe, const ProcessResult& pr
     return outcome;
   }
   try {
-    ParsedBenchmarks parsed = parse_benchmark_json(stdout_text, probe.stage);
+    // Control bytes or invalid UTF-8 inside its strings (a file name in a label) must not cost
+    // the stage: they read as \xHH escapes (core/text_escape.hpp).
+    ParsedBenchmarks parsed = parse_benchmark_json(sanitize_json_bytes(stdout_text), probe.stage);
     outcome.measurements = std::move(parsed.measurements);
     outcome.case_errors = std::move(parsed.case_errors);
     outcome.skipped_cases = std::move(parsed.skipped_cases);
@@ -321,6 +361,7 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   if (!options.decode_size.empty()) parse_dimensions("decode-size", options.decode_size);
   const fs::path probe_dir = options.probe_dir.empty() ? executable_dir() : options.probe_dir;
   check_probes_present(probes, probe_dir);
+  check_run_inputs(options, probes);
   if (!options.prom_textfile.empty()) check_prom_textfile_dir(options.prom_textfile);
 
   Report report;
@@ -356,17 +397,18 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
 
   out << render_summary(report, SummaryStyle{options.color, options.width});
   if (g_interrupted.load()) {
-    err << "pipecheck: interrupted: partial results left in " << folder.string() << "\n";
+    err << "pipecheck: interrupted: partial results left in " << escape_name(folder.string()) << "\n";
     return 130;
   }
   fs::path final_folder = folder;
   final_folder.replace_extension();  // drop ".incomplete"
-  std::error_code error;
-  fs::rename(folder, final_folder, error);
-  if (error) throw RunError("rename " + folder.string() + ": " + error.message());
-  out << "\nresults: " << final_folder.string() << "  (report.html, report.md, junit.xml, pipecheck.prom)\n";
+  // RENAME_NOREPLACE: an empty folder made at the final name meanwhile is not replaced.
+  if (renameat2(AT_FDCWD, folder.c_str(), AT_FDCWD, final_folder.c_str(), RENAME_NOREPLACE) != 0) {
+    throw_errno("rename " + escape_name(folder.string()) + " to", final_folder.string());
+  }
+  out << "\nresults: " << escape_name(final_folder.string()) << "  (report.html, report.md, junit.xml, pipecheck.prom)\n";
   if (!options.prom_textfile.empty()) {
-    out << "prometheus: " << write_prom_textfile(options.prom_textfile, report, inventory, {}).string() << "\n";
+    out << "prometheus: " << escape_name(write_prom_textfile(options.prom_textfile, report, inventory, {}).string()) << "\n";
   }
   const bool probe_failed = std::any_of(report.probes.begin(), report.probes.end(),
                                         [](const ProbeOutcome& p) { return p.status == ProbeStatus::failed; });

@@ -59,6 +59,11 @@ ProbeOutcome outcome_of_process(const ProbeEntry& probe, const ProcessResult& pr
 int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
               std::ostream& out, std::ostream& err);
 
+// The run's folder inside `out`, named *.incomplete until the run has finished: `base_name`, or
+// base_name-2, -3, ... when that name (finished or not) is taken. Creates `out` when missing.
+// Throws UsageError naming --out when it cannot.
+std::filesystem::path create_run_folder(const std::filesystem::path& out, const std::string& base_name);
+
 // The folder holding this executable (/proc/self/exe), where the probes are built.
 std::filesystem::path executable_dir();
 

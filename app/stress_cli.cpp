@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "app/duration_flag.hpp"
+#include "app/out_folder.hpp"
 #include "app/stress_ceilings.hpp"
 #include "app/stop_signals.hpp"
 #include "core/errors.hpp"
@@ -69,6 +70,7 @@ CLI::App* add_stress_command(CLI::App& app, StressCliState& s) {
   cmd->add_option("--dtype", s.dtype, "GEMM data type: " + burn_dtype_names())->capture_default_str();
   cmd->add_option("--matrix", s.matrix, "GEMM size n (n x n x n)")->check(CLI::Range(256, 32768))->capture_default_str();
   cmd->add_option("--out", s.out, "Folder for telemetry.csv and summary.json (default results/stress-<host>-<time>)");
+  cmd->add_flag("--force", s.force, "Replace the telemetry.csv and summary.json of an earlier run in --out");
   cmd->add_option("--interval", s.interval, "Telemetry sampling interval")->capture_default_str();
   cmd->add_option("--tolerance", s.tolerance_pct, "A GPU slower than the median by more than this % fails")
       ->check(CLI::Range(0.0, 100.0))
@@ -146,6 +148,7 @@ int run_stress_command(const StressCliState& state) {
   StressOutcome outcome;
   {
     const StressConfig config = stress_config_from_cli(state, isatty(STDOUT_FILENO) == 1);
+    claim_out_folder(config.out_dir, {"telemetry.csv", "summary.json"}, state.force);
     reset_stress_stop();
     const StopSignals signals(on_stop_signal);
     outcome = run_stress(config, with_burn_ceilings(default_stress_hooks(), SysfsRoot(config.sysfs_root)),

@@ -29,6 +29,7 @@ struct StressCliState {
   std::string dtype = "bf16";
   int matrix = 8192;
   std::string out;  // "" = results/stress-<host>-<time>
+  bool force = false;  // replace an earlier run's files in --out
   std::string interval = "1s";
   double tolerance_pct = 10;
   double verify_tolerance = 1e-3;

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "app/duration_flag.hpp"
+#include "app/out_folder.hpp"
 #include "app/stop_signals.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
@@ -45,6 +46,7 @@ CLI::App* add_watch_command(CLI::App& app, WatchCliState& s) {
   cmd->add_option("--duration", s.duration, "Stop watching after this (90s, 10m); default: the job's lifetime");
   cmd->add_option("--interval", s.interval, "Sampling interval")->capture_default_str();
   cmd->add_option("--out", s.out, "Folder for watch.csv, watch.json, watch.html (default results/watch-<host>-<time>)");
+  cmd->add_flag("--force", s.force, "Replace the watch.csv, watch.json and watch.html of an earlier watch in --out");
   cmd->add_option("--baseline", s.baseline,
                   "Results of an earlier pipecheck run (folder, report.json or baseline.json) whose measured "
                   "ceilings the observed rates are held against (default: the latest of this host under --results)");
@@ -95,6 +97,7 @@ int run_watch_command(const WatchCliState& state) {
   }
   // Errors reach cli.cpp, the one place that turns them into a line and exit code 2 or 3.
   const WatchConfig config = watch_config_from_cli(state, isatty(STDERR_FILENO) == 1);
+  claim_out_folder(config.out_dir, {"watch.csv", "watch.json", "watch.html"}, state.force);
   reset_watch_stop();
   const StopSignals signals(on_signal, SA_RESTART);
   return run_watch(config, std::cerr).exit_code;

@@ -19,6 +19,7 @@ struct WatchCliState {
   std::string duration;  // "" = the job's lifetime
   std::string interval = "1s";
   std::string out;       // "" = results/watch-<host>-<time>
+  bool force = false;    // replace an earlier watch's files in --out
   std::string baseline;  // a pipecheck run folder; "" = the latest of this host under --results
   bool no_baseline = false;
   std::string results = "results";

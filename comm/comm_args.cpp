@@ -7,6 +7,7 @@
 #include <map>
 
 #include "core/errors.hpp"
+#include "core/text_escape.hpp"
 
 namespace pipecheck {
 
@@ -48,7 +49,7 @@ long long parse_integer(const std::string& text, const std::string& flag, long l
   char* end = nullptr;
   const long long value = std::strtoll(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0' || errno == ERANGE || value < lowest || value > highest) {
-    throw UsageError(dashed(flag) + " '" + text + "': expected a whole number from " +
+    throw UsageError(dashed(flag) + " '" + shortened(text) + "': expected a whole number from " +
                      std::to_string(lowest) + " to " + std::to_string(highest));
   }
   return value;
@@ -118,10 +119,28 @@ void read_sweep(const ProbeOptions& options, CommOptions& comm) {
 
 }  // namespace
 
-const std::set<std::string>& comm_own_flags() {
-  static const std::set<std::string> flags = {"minbytes",     "maxbytes", "stepfactor", "stepbytes",
-                                              "iters",        "warmup_iters", "check",  "timeout", "datatype",
-                                              "collectives",  "op",       "ngpus",      "gpus"};
+const std::vector<ProbeFlag>& comm_own_flags() {
+  const auto size = [](const char* flag) -> FlagCheck {
+    return [flag](const std::string& text) {
+      parse_message_size(text, flag);  // its own message, naming the flag
+      return std::string();
+    };
+  };
+  static const std::vector<ProbeFlag> flags = {
+      {"minbytes", "SIZE", "smallest message (-b; 8, 128K, 1G)", size("--minbytes")},
+      {"maxbytes", "SIZE", "largest message (-e)", size("--maxbytes")},
+      {"stepfactor", "N", "multiply the size by N each step (-f)", whole_number(1, 1 << 20)},
+      {"stepbytes", "SIZE", "add SIZE each step (-i)", size("--stepbytes")},
+      {"iters", "N", "collectives per timed sample (-n, default 20)", whole_number(1, 100000)},
+      {"warmup_iters", "N", "untimed collectives before each size (-w, default 5)", whole_number(0, 100000)},
+      {"check", "0|1", "data check after each size (-c, default 1)", whole_number(0, 1000)},
+      {"timeout", "S", "abort a wait this long for the GPUs (-T, default 300; 0 waits forever)", whole_number(0, 86400)},
+      {"datatype", "LIST", "float, bf16 or all (-d)", some_text()},
+      {"collectives", "LIST", "all_reduce, all_gather, reduce_scatter, broadcast or all", some_text()},
+      {"op", "sum", "reduction (-o; only sum is measured)", some_text()},
+      {"ngpus", "N", "the first N GPUs, single process (-g)", whole_number(1, 1024)},
+      gpus_flag(),
+  };
   return flags;
 }
 

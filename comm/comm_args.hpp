@@ -26,10 +26,10 @@ struct CommOptions {
   std::optional<int> ngpus;                // -g / --ngpus: the first N GPUs (single process)
 };
 
-// The flags run_probe_main hands to the probe (--NAME VALUE or --NAME=VALUE): minbytes,
-// maxbytes, stepfactor, stepbytes, iters, warmup_iters, check, timeout, datatype, collectives,
-// op, ngpus, gpus.
-const std::set<std::string>& comm_own_flags();
+// The flags run_probe_main hands to the probe (--NAME VALUE or --NAME=VALUE), each value
+// checked on its own there and listed by --help: minbytes, maxbytes, stepfactor, stepbytes,
+// iters, warmup_iters, check, timeout, datatype, collectives, op, ngpus, gpus.
+const std::vector<ProbeFlag>& comm_own_flags();
 
 // "-b 8 -e 1G -f 2" -> "--minbytes 8 --maxbytes 1G --stepfactor 2", "-b8" too; every other
 // argument as it is. An unknown single-dash letter is left for Google Benchmark to reject.

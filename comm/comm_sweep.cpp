@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/errors.hpp"
+#include "core/text_escape.hpp"
 
 namespace pipecheck {
 
@@ -29,7 +30,7 @@ std::uint64_t suffix_units(char suffix) {
 
 std::uint64_t parse_message_size(const std::string& text, const std::string& flag) {
   const auto bad = [&](const std::string& why) {
-    return UsageError(flag + " '" + text + "': " + why + " (bytes, or a number with K, M or G: 8, 128K, 1G)");
+    return UsageError(flag + " '" + shortened(text) + "': " + why + " (bytes, or a number with K, M or G: 8, 128K, 1G)");
   };
   if (text.empty() || text.find_first_of("+-") != std::string::npos) throw bad("not a size");
   char* end = nullptr;

@@ -2,11 +2,13 @@
 #include "core/append_log.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 
 #include "core/errors.hpp"
+#include "core/text_escape.hpp"
 
 namespace pipecheck {
 
@@ -41,9 +43,18 @@ AppendLog::AppendLog(const std::filesystem::path& path, const std::string& first
                      std::chrono::milliseconds sync_every)
     : path_(path), sync_every_(sync_every), last_sync_(std::chrono::steady_clock::now()) {
   // O_APPEND: every write lands at the end even if something else appends (a reader tailing
-  // the file is fine; two writers would still interleave whole writes only).
-  fd_ = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw_errno("open", path.string());
+  // the file is fine; two writers would still interleave whole writes only). O_EXCL and
+  // O_NOFOLLOW: the record is a file this process creates, never one found at its name (a
+  // link there would have us truncate and fill the file it points to, a hard link likewise).
+  fd_ = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0 && errno == EEXIST) {
+    struct stat info {};
+    const bool link = lstat(path.c_str(), &info) == 0 && S_ISLNK(info.st_mode);
+    throw RunError(escape_name(path.string()) +
+                   (link ? ": is a symbolic link; pipecheck does not write through links"
+                         : ": already exists; pipecheck writes only files it creates"));
+  }
+  if (fd_ < 0) throw_errno("create", path.string());
   write_all(first_line + "\n");
   sync();
 }

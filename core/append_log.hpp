@@ -38,8 +38,10 @@ std::string header_line(const Names& names) {
 
 class AppendLog {
  public:
-  // Creates (truncates) the file, writes `first_line` and a newline, and syncs. O_CLOEXEC: a
-  // watched or spawned command must not inherit the record. Throws RunError naming the path.
+  // Creates the file, writes `first_line` and a newline, and syncs. The file must not exist:
+  // a file, or a link, found at its name is refused (RunError naming it), never truncated or
+  // followed. O_CLOEXEC: a watched or spawned command must not inherit the record. Throws
+  // RunError naming the path.
   AppendLog(const std::filesystem::path& path, const std::string& first_line,
             std::chrono::milliseconds sync_every = std::chrono::seconds(1));
   ~AppendLog();

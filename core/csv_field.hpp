@@ -1,7 +1,7 @@
 // RFC 4180 fields for the CSV records pipecheck appends (watch.csv): a field holding a comma, a
 // double quote, a line break or an edge space is quoted, its quotes doubled, so a process named
 // `my,pr"oc` is written and read back as itself. Control characters are not this file's job:
-// the writers replace them before (watch's process names), so a record stays one line.
+// names are escaped before (escape_name, core/text_escape.hpp), so a record stays one line.
 #pragma once
 
 #include <string>

@@ -19,7 +19,8 @@ class RunError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// "open /data/x: No such file or directory" from errno after a failed call.
+// "open /data/x: No such file or directory" from errno after a failed call; the subject (a
+// path) is written as escape_name does (core/text_escape.hpp).
 std::string errno_message(const std::string& call, const std::string& subject, int error_number);
 [[noreturn]] void throw_errno(const std::string& call, const std::string& subject);
 

@@ -1,5 +1,8 @@
-// JSON for measurements and probe outcomes. Optional values are written as null.
+// JSON for measurements and probe outcomes. Optional values are written as null. Every field is
+// read through core/json_field_error.hpp, so a damaged file names the field that is wrong.
 #include "core/json_records.hpp"
+
+#include "core/json_field_error.hpp"
 
 namespace pipecheck {
 
@@ -9,11 +12,6 @@ namespace {
 
 json number_or_null(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
-std::optional<double> read_number(const json& j, const char* key) {
-  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
-  return j[key].get<double>();
-}
-
 }  // namespace
 
 void to_json(json& j, const Statistics& s) {
@@ -21,10 +19,10 @@ void to_json(json& j, const Statistics& s) {
 }
 
 void from_json(const json& j, Statistics& s) {
-  s.median = j.at("median").get<double>();
-  s.min = j.at("min").get<double>();
-  s.max = j.at("max").get<double>();
-  s.samples = j.at("samples").get<int>();
+  s.median = field<double>(j, "median");
+  s.min = field<double>(j, "min");
+  s.max = field<double>(j, "max");
+  s.samples = field<int>(j, "samples");
 }
 
 void to_json(json& j, const Ceiling& c) {
@@ -32,10 +30,10 @@ void to_json(json& j, const Ceiling& c) {
 }
 
 void from_json(const json& j, Ceiling& c) {
-  c.value = j.at("value").get<double>();
-  c.unit = j.at("unit").get<std::string>();
-  c.basis = j.at("basis").get<std::string>();
-  c.derivation = j.at("derivation").get<std::string>();
+  c.value = field<double>(j, "value");
+  c.unit = field<std::string>(j, "unit");
+  c.basis = field<std::string>(j, "basis");
+  c.derivation = field<std::string>(j, "derivation");
 }
 
 void to_json(json& j, const Measurement& m) {
@@ -60,34 +58,35 @@ void to_json(json& j, const Measurement& m) {
 }
 
 void from_json(const json& j, Measurement& m) {
-  m.key = j.at("key").get<std::string>();
-  m.stage = j.at("stage").get<std::string>();
-  m.what = j.at("what").get<std::string>();
-  m.unit = j.at("unit").get<std::string>();
-  m.stats = j.at("stats").get<Statistics>();
+  m.key = field<std::string>(j, "key");
+  m.stage = field<std::string>(j, "stage");
+  m.what = field<std::string>(j, "what");
+  m.unit = field<std::string>(j, "unit");
+  m.stats = field<Statistics>(j, "stats");
   // Reports written before repetitions were kept have neither.
-  const json& stats = j.at("stats");
-  m.noise_percent = read_number(stats, "noise_percent");
-  m.median_interval.reset();
-  if (stats.contains("median_interval") && stats["median_interval"].is_object()) {
-    const json& i = stats["median_interval"];
-    m.median_interval = MedianInterval{i.at("low").get<double>(), i.at("high").get<double>(), i.value("coverage", 0.0)};
-  }
-  m.params = j.value("params", std::map<std::string, std::string>{});
+  in_field(j, "stats", [&](const json& stats) {
+    optional_field(stats, "noise_percent", m.noise_percent);
+    m.median_interval.reset();
+    if (stats.contains("median_interval") && !stats["median_interval"].is_null()) {
+      in_field(stats, "median_interval", [&](const json& i) {
+        m.median_interval = MedianInterval{field<double>(i, "low"), field<double>(i, "high"), field_or(i, "coverage", 0.0)};
+      });
+    }
+  });
+  m.params = field_or(j, "params", std::map<std::string, std::string>{});
   m.ceiling = {};
-  if (j.contains("ceiling") && !j["ceiling"].is_null()) m.ceiling.ceiling = j["ceiling"].get<Ceiling>();
-  if (j.contains("ceiling_unknown") && !j["ceiling_unknown"].is_null()) {
-    m.ceiling.unknown_reason = j["ceiling_unknown"].get<std::string>();
-  }
-  m.percent_of_ceiling.reset();
-  if (j.contains("percent_of_ceiling") && !j["percent_of_ceiling"].is_null()) {
-    m.percent_of_ceiling = j["percent_of_ceiling"].get<double>();
-  }
-  m.percent_low = read_number(j, "percent_of_ceiling_low");
-  m.percent_high = read_number(j, "percent_of_ceiling_high");
-  m.repetitions = j.value("repetitions", std::vector<double>{});
-  m.stopping = j.value("stopping", "");
-  m.interleaved = j.value("interleaved", false);
+  std::optional<Ceiling> ceiling;
+  optional_field(j, "ceiling", ceiling);
+  if (ceiling) m.ceiling.ceiling = *ceiling;
+  std::optional<std::string> unknown;
+  optional_field(j, "ceiling_unknown", unknown);
+  if (unknown) m.ceiling.unknown_reason = *unknown;
+  optional_field(j, "percent_of_ceiling", m.percent_of_ceiling);
+  optional_field(j, "percent_of_ceiling_low", m.percent_low);
+  optional_field(j, "percent_of_ceiling_high", m.percent_high);
+  m.repetitions = field_or(j, "repetitions", std::vector<double>{});
+  m.stopping = field_or(j, "stopping", "");
+  m.interleaved = field_or(j, "interleaved", false);
 }
 
 void to_json(json& j, const RunConditions& c) {
@@ -120,28 +119,32 @@ void to_json(json& j, const RunConditions& c) {
 
 void from_json(const json& j, RunConditions& c) {
   c = {};
-  c.seconds = j.value("seconds", 0.0);
-  c.other_cpu_percent = j.at("other_cpu_percent").get<double>();
-  c.probe_cpu_percent = j.value("probe_cpu_percent", 0.0);
-  c.steal_percent = j.value("steal_percent", 0.0);
-  c.iowait_percent = j.value("iowait_percent", 0.0);
-  c.loadavg_1m = read_number(j, "loadavg_1m");
-  c.governor = j.value("governor", "");
-  c.governor_performance = j.value("governor_performance", false);
-  c.clock_mhz_min = read_number(j, "clock_mhz_min");
-  c.clock_mhz_max = read_number(j, "clock_mhz_max");
-  c.clocks_note = j.value("clocks_note", "");
-  c.usable_cpus = j.value("usable_cpus", 0);
-  c.cpu_allowance = j.value("cpu_allowance", "");
-  for (const auto& p : j.value("top_consumers", json::array())) {
-    c.top_consumers.push_back({p.value("pid", 0), p.value("command", ""), p.value("cpu_percent", 0.0)});
+  c.seconds = field_or(j, "seconds", 0.0);
+  c.other_cpu_percent = field<double>(j, "other_cpu_percent");
+  c.probe_cpu_percent = field_or(j, "probe_cpu_percent", 0.0);
+  c.steal_percent = field_or(j, "steal_percent", 0.0);
+  c.iowait_percent = field_or(j, "iowait_percent", 0.0);
+  optional_field(j, "loadavg_1m", c.loadavg_1m);
+  c.governor = field_or(j, "governor", "");
+  c.governor_performance = field_or(j, "governor_performance", false);
+  optional_field(j, "clock_mhz_min", c.clock_mhz_min);
+  optional_field(j, "clock_mhz_max", c.clock_mhz_max);
+  c.clocks_note = field_or(j, "clocks_note", "");
+  c.usable_cpus = field_or(j, "usable_cpus", 0);
+  c.cpu_allowance = field_or(j, "cpu_allowance", "");
+  if (j.contains("top_consumers")) {
+    for_each_element(j, "top_consumers", [&](const json& p) {
+      c.top_consumers.push_back({field_or(p, "pid", 0), field_or(p, "command", ""), field_or(p, "cpu_percent", 0.0)});
+    });
   }
-  for (const auto& p : j.value("gpu_processes", json::array())) {
-    c.gpu_processes.push_back({p.value("pid", 0), p.value("command", ""), p.value("gpu", ""),
-                               p.value("memory_bytes", 0ULL)});
+  if (j.contains("gpu_processes")) {
+    for_each_element(j, "gpu_processes", [&](const json& p) {
+      c.gpu_processes.push_back({field_or(p, "pid", 0), field_or(p, "command", ""), field_or(p, "gpu", ""),
+                                 field_or(p, "memory_bytes", 0ULL)});
+    });
   }
-  c.gpu_clock_events = j.value("gpu_clock_events", std::vector<std::string>{});
-  c.gpu_note = j.value("gpu_note", "");
+  c.gpu_clock_events = field_or(j, "gpu_clock_events", std::vector<std::string>{});
+  c.gpu_note = field_or(j, "gpu_note", "");
 }
 
 void to_json(json& j, const ProbeOutcome& p) {
@@ -154,16 +157,16 @@ void to_json(json& j, const ProbeOutcome& p) {
 }
 
 void from_json(const json& j, ProbeOutcome& p) {
-  p.probe = j.at("probe").get<std::string>();
-  p.stage = j.at("stage").get<std::string>();
-  p.status = parse_probe_status(j.at("status").get<std::string>());
-  p.reason = j.value("reason", "");
-  p.seconds = j.value("seconds", 0.0);
-  p.case_errors = j.value("case_errors", std::vector<std::string>{});
-  p.skipped_cases = j.value("skipped_cases", std::vector<std::string>{});
-  p.wrong_results = j.value("wrong_results", std::vector<std::string>{});
+  p.probe = field<std::string>(j, "probe");
+  p.stage = field<std::string>(j, "stage");
+  p.status = parse_probe_status(field<std::string>(j, "status"));
+  p.reason = field_or(j, "reason", "");
+  p.seconds = field_or(j, "seconds", 0.0);
+  p.case_errors = field_or(j, "case_errors", std::vector<std::string>{});
+  p.skipped_cases = field_or(j, "skipped_cases", std::vector<std::string>{});
+  p.wrong_results = field_or(j, "wrong_results", std::vector<std::string>{});
   p.conditions.reset();
-  if (j.contains("conditions") && j["conditions"].is_object()) p.conditions = j["conditions"].get<RunConditions>();
+  if (j.contains("conditions") && !j["conditions"].is_null()) p.conditions = field<RunConditions>(j, "conditions");
 }
 
 }  // namespace pipecheck
@@ -180,8 +183,7 @@ json optional_json(const std::optional<T>& value) {
 
 template <typename T>
 void read_optional(const json& j, const char* key, std::optional<T>& into) {
-  into.reset();
-  if (j.contains(key) && !j[key].is_null()) into = j[key].get<T>();
+  optional_field(j, key, into);
 }
 
 json link_json(const PcieLink& link) {
@@ -223,11 +225,11 @@ json caches_json(const std::vector<CacheLevel>& caches) {
 
 std::vector<CacheLevel> caches_from(const json& j) {
   std::vector<CacheLevel> caches;
-  for (const auto& c : j) {
-    caches.push_back({c.at("level").get<int>(), c.at("type").get<std::string>(),
-                      c.at("instance_bytes").get<std::uint64_t>(), c.at("instances").get<int>(),
-                      c.at("per_package_bytes").get<std::uint64_t>()});
-  }
+  for_each_item(j, [&](const json& c) {
+    caches.push_back({field<int>(c, "level"), field<std::string>(c, "type"),
+                      field<std::uint64_t>(c, "instance_bytes"), field<int>(c, "instances"),
+                      field<std::uint64_t>(c, "per_package_bytes")});
+  });
   return caches;
 }
 
@@ -250,14 +252,14 @@ void read_count(const json& j, const char* key, std::optional<int>& into, int ve
 
 CpuInfo cpu_from(const json& j, int version) {
   CpuInfo cpu;
-  cpu.model = j.at("model").get<std::string>();
+  cpu.model = field<std::string>(j, "model");
   read_count(j, "sockets", cpu.sockets, version);
   read_count(j, "physical_cores", cpu.physical_cores, version);
   read_count(j, "logical_cpus", cpu.logical_cpus, version);
   read_count(j, "numa_nodes", cpu.numa_nodes, version);
   read_optional(j, "l3_bytes", cpu.l3_bytes);
-  if (j.contains("caches")) cpu.caches = caches_from(j.at("caches"));
-  cpu.source = j.value("source", "");
+  if (j.contains("caches")) cpu.caches = in_field(j, "caches", caches_from);
+  cpu.source = field_or(j, "source", "");
   return cpu;
 }
 
@@ -279,7 +281,7 @@ CpuAllowance allowance_from(const json& j) {
   read_optional(j, "affinity", count);
   a.affinity = count.value_or(0);
   read_optional(j, "quota_cpus", a.quota_cpus);
-  a.quota_source = j.value("quota_source", "");
+  a.quota_source = field_or(j, "quota_source", "");
   return a;
 }
 
@@ -296,14 +298,14 @@ json nodes_json(const std::vector<NumaNode>& nodes) {
 
 std::vector<NumaNode> nodes_from(const json& j) {
   std::vector<NumaNode> nodes;
-  for (const auto& n : j) {
+  for_each_item(j, [&](const json& n) {
     NumaNode node;
-    node.os_index = n.at("os_index").get<int>();
-    node.cpus = n.at("cpus").get<int>();
+    node.os_index = field<int>(n, "os_index");
+    node.cpus = field<int>(n, "cpus");
     read_optional(n, "memory_bytes", node.memory_bytes);
-    node.gpu_bdf = n.value("gpu_bdf", "");
+    node.gpu_bdf = field_or(n, "gpu_bdf", "");
     nodes.push_back(node);
-  }
+  });
   return nodes;
 }
 
@@ -327,17 +329,17 @@ MemoryInfo memory_from(const json& j, int version) {
   MemoryInfo memory;
   read_optional(j, "total_bytes", memory.total_bytes);
   if (version < 2 && memory.total_bytes == 0u) memory.total_bytes.reset();
-  memory.total_source = j.value("total_source", "");
-  if (j.contains("nodes")) memory.nodes = nodes_from(j.at("nodes"));
-  for (const auto& d : j.at("dimms")) {
+  memory.total_source = field_or(j, "total_source", "");
+  if (j.contains("nodes")) memory.nodes = in_field(j, "nodes", nodes_from);
+  for_each_element(j, "dimms", [&](const json& d) {
     DimmInfo dimm;
-    dimm.locator = d.at("locator").get<std::string>();
-    dimm.size_bytes = d.at("size_bytes").get<std::uint64_t>();
+    dimm.locator = field<std::string>(d, "locator");
+    dimm.size_bytes = field<std::uint64_t>(d, "size_bytes");
     read_optional(d, "speed_mts", dimm.speed_mts);
     read_optional(d, "data_width_bits", dimm.data_width_bits);
-    dimm.type = d.at("type").get<std::string>();
+    dimm.type = field<std::string>(d, "type");
     memory.dimms.push_back(dimm);
-  }
+  });
   read_optional(j, "memory_channels", memory.memory_channels);
   return memory;
 }
@@ -359,18 +361,18 @@ json pci_json(const PciDevice& p) {
 
 PciDevice pci_from(const json& j) {
   PciDevice p;
-  p.bdf = j.at("bdf").get<std::string>();
-  p.vendor_id = j.at("vendor_id").get<unsigned>();
-  p.device_id = j.at("device_id").get<unsigned>();
-  p.class_code = j.at("class_code").get<unsigned>();
-  p.kind = j.at("kind").get<std::string>();
-  p.driver = j.value("driver", "");
+  p.bdf = field<std::string>(j, "bdf");
+  p.vendor_id = field<unsigned>(j, "vendor_id");
+  p.device_id = field<unsigned>(j, "device_id");
+  p.class_code = field<unsigned>(j, "class_code");
+  p.kind = field<std::string>(j, "kind");
+  p.driver = field_or(j, "driver", "");
   read_optional(j, "numa_node", p.numa_node);
-  p.local_cpus = j.value("local_cpus", "");
-  p.link = link_from(j.at("link"));
+  p.local_cpus = field_or(j, "local_cpus", "");
+  p.link = in_field(j, "link", link_from);
   read_optional(j, "link_gbps", p.link_gbps);
-  p.upstream = j.value("upstream", std::vector<std::string>{});
-  p.source = j.value("source", "");
+  p.upstream = field_or(j, "upstream", std::vector<std::string>{});
+  p.source = field_or(j, "source", "");
   return p;
 }
 
@@ -392,19 +394,19 @@ json disk_json(const BlockDevice& d) {
 
 BlockDevice disk_from(const json& j) {
   BlockDevice d;
-  d.name = j.at("name").get<std::string>();
-  d.model = j.at("model").get<std::string>();
-  d.vendor = j.value("vendor", "");
-  d.size_bytes = j.at("size_bytes").get<std::uint64_t>();
-  d.rotational = j.at("rotational").get<bool>();
-  d.kind = disk_kind_from(j.at("kind").get<std::string>());
-  d.transport = j.at("transport").get<std::string>();
-  d.pci_bdf = j.at("pci_bdf").get<std::string>();
-  d.pcie = link_from(j.at("pcie"));
+  d.name = field<std::string>(j, "name");
+  d.model = field<std::string>(j, "model");
+  d.vendor = field_or(j, "vendor", "");
+  d.size_bytes = field<std::uint64_t>(j, "size_bytes");
+  d.rotational = field<bool>(j, "rotational");
+  d.kind = disk_kind_from(field<std::string>(j, "kind"));
+  d.transport = field<std::string>(j, "transport");
+  d.pci_bdf = field<std::string>(j, "pci_bdf");
+  d.pcie = in_field(j, "pcie", link_from);
   read_optional(j, "sata_gbps", d.sata_gbps);
-  d.logical_block_size = j.at("logical_block_size").get<int>();
+  d.logical_block_size = field<int>(j, "logical_block_size");
   read_optional(j, "numa_node", d.numa_node);
-  d.members = j.value("members", std::vector<std::string>{});
+  d.members = field_or(j, "members", std::vector<std::string>{});
   return d;
 }
 
@@ -418,9 +420,9 @@ json nvlink_remotes_json(const std::vector<NvlinkRemote>& remotes) {
 std::vector<NvlinkRemote> nvlink_remotes_from(const json& nvlink) {
   std::vector<NvlinkRemote> remotes;
   if (!nvlink.contains("remotes")) return remotes;
-  for (const auto& r : nvlink.at("remotes")) {
-    remotes.push_back({r.at("pci_bdf").get<std::string>(), r.at("links").get<int>(), r.value("nvswitch", false)});
-  }
+  for_each_element(nvlink, "remotes", [&](const json& r) {
+    remotes.push_back({field<std::string>(r, "pci_bdf"), field<int>(r, "links"), field_or(r, "nvswitch", false)});
+  });
   return remotes;
 }
 
@@ -431,11 +433,11 @@ json nic_json(const NicInfo& n) {
 
 NicInfo nic_from(const json& j) {
   NicInfo n;
-  n.name = j.at("name").get<std::string>();
-  n.kind = j.at("kind").get<std::string>();
+  n.name = field<std::string>(j, "name");
+  n.kind = field<std::string>(j, "kind");
   read_optional(j, "rate_gbps", n.rate_gbps);
-  n.active = j.at("active").get<bool>();
-  n.pci_bdf = j.value("pci_bdf", "");
+  n.active = field<bool>(j, "active");
+  n.pci_bdf = field_or(j, "pci_bdf", "");
   read_optional(j, "numa_node", n.numa_node);
   return n;
 }
@@ -450,12 +452,12 @@ json topology_json(const Topology& t) {
 
 Topology topology_from(const json& j) {
   Topology t;
-  for (const auto& d : j.at("devices")) {
-    TopologyDevice device{d.at("label").get<std::string>(), d.value("pci_bdf", ""), std::nullopt};
+  for_each_element(j, "devices", [&](const json& d) {
+    TopologyDevice device{field<std::string>(d, "label"), field_or(d, "pci_bdf", ""), std::nullopt};
     read_optional(d, "numa_node", device.numa_node);
     t.devices.push_back(device);
-  }
-  t.matrix = j.at("matrix").get<std::vector<std::vector<std::string>>>();
+  });
+  t.matrix = field<std::vector<std::vector<std::string>>>(j, "matrix");
   return t;
 }
 
@@ -491,34 +493,35 @@ json gpu_json(const GpuInfo& g) {
 
 GpuInfo gpu_from(const json& j) {
   GpuInfo g;
-  g.cuda_index = j.at("cuda_index").get<int>();
-  g.name = j.at("name").get<std::string>();
-  g.uuid = j.at("uuid").get<std::string>();
-  g.pci_bdf = j.at("pci_bdf").get<std::string>();
+  g.cuda_index = field<int>(j, "cuda_index");
+  g.name = field<std::string>(j, "name");
+  g.uuid = field<std::string>(j, "uuid");
+  g.pci_bdf = field<std::string>(j, "pci_bdf");
   // Inventories before version 2 did not say who saw a GPU: left empty (unknown).
-  g.seen_by = j.value("seen_by", std::vector<std::string>{});
-  g.pci_driver = j.value("pci_driver", "");
+  g.seen_by = field_or(j, "seen_by", std::vector<std::string>{});
+  g.pci_driver = field_or(j, "pci_driver", "");
   read_optional(j, "pci_device_id", g.pci_device_id);
   read_optional(j, "device_minor", g.device_minor);
-  g.cc_major = j.at("cc_major").get<int>();
-  g.cc_minor = j.at("cc_minor").get<int>();
+  g.cc_major = field<int>(j, "cc_major");
+  g.cc_minor = field<int>(j, "cc_minor");
   read_optional(j, "sm_count", g.sm_count);
   read_optional(j, "max_sm_clock_mhz", g.max_sm_clock_mhz);
   read_optional(j, "max_mem_clock_mhz", g.max_mem_clock_mhz);
   read_optional(j, "memory_bus_width_bits", g.memory_bus_width_bits);
   read_optional(j, "memory_bytes", g.memory_bytes);
   read_optional(j, "l2_bytes", g.l2_bytes);
-  g.pcie = link_from(j.at("pcie"));
-  g.pcie_source = j.value("pcie_source", "");
+  g.pcie = in_field(j, "pcie", link_from);
+  g.pcie_source = field_or(j, "pcie_source", "");
   read_optional(j, "numa_node", g.numa_node);
   read_optional(j, "power_limit_w", g.power_limit_w);
-  const json& nvlink = j.at("nvlink");
-  g.nvlink.active_links = nvlink.at("active_links").get<int>();
-  g.nvlink.total_links_probed = nvlink.at("total_links_probed").get<int>();
-  read_optional(nvlink, "version", g.nvlink.version);
-  g.nvlink.version_source = nvlink.value("version_source", "");
-  read_optional(nvlink, "nvml_version_code", g.nvlink.nvml_version_code);
-  g.nvlink.remotes = nvlink_remotes_from(nvlink);
+  in_field(j, "nvlink", [&](const json& nvlink) {
+    g.nvlink.active_links = field<int>(nvlink, "active_links");
+    g.nvlink.total_links_probed = field<int>(nvlink, "total_links_probed");
+    read_optional(nvlink, "version", g.nvlink.version);
+    g.nvlink.version_source = field_or(nvlink, "version_source", "");
+    read_optional(nvlink, "nvml_version_code", g.nvlink.nvml_version_code);
+    g.nvlink.remotes = nvlink_remotes_from(nvlink);
+  });
   return g;
 }
 
@@ -543,19 +546,19 @@ json software_json(const SoftwareStack& s) {
 
 SoftwareStack software_from(const json& j) {
   SoftwareStack s;
-  s.kernel = j.at("kernel").get<std::string>();
+  s.kernel = field<std::string>(j, "kernel");
   read_optional(j, "driver_version", s.driver_version);
   read_optional(j, "driver_cuda_version", s.driver_cuda_version);
   read_optional(j, "runtime_cuda_version", s.runtime_cuda_version);
   read_optional(j, "nccl_version", s.nccl_version);
-  s.cuda_built = j.at("cuda_built").get<bool>();
-  s.nccl_built = j.at("nccl_built").get<bool>();
-  s.nvml_loaded = j.at("nvml_loaded").get<bool>();
-  s.nvml_error = j.at("nvml_error").get<std::string>();
-  s.cuda_error = j.at("cuda_error").get<std::string>();
-  s.in_container = j.at("in_container").get<bool>();
-  s.container_evidence = j.at("container_evidence").get<std::string>();
-  s.nvidia_device_nodes = j.at("nvidia_device_nodes").get<std::vector<std::string>>();
+  s.cuda_built = field<bool>(j, "cuda_built");
+  s.nccl_built = field<bool>(j, "nccl_built");
+  s.nvml_loaded = field<bool>(j, "nvml_loaded");
+  s.nvml_error = field<std::string>(j, "nvml_error");
+  s.cuda_error = field<std::string>(j, "cuda_error");
+  s.in_container = field<bool>(j, "in_container");
+  s.container_evidence = field<std::string>(j, "container_evidence");
+  s.nvidia_device_nodes = field<std::vector<std::string>>(j, "nvidia_device_nodes");
   read_optional(j, "cuda_visible_devices", s.cuda_visible_devices);
   return s;
 }
@@ -589,34 +592,34 @@ void to_json(json& j, const Inventory& inventory) {
 }
 
 void from_json(const json& j, Inventory& inventory) {
-  inventory.schema_version = j.at("version").get<int>();
+  inventory.schema_version = field<int>(j, "version");
   check_schema_version("inventory.json", inventory.schema_version, kInventorySchemaVersion);
   const int version = inventory.schema_version;
   inventory.recorded_root.clear();
-  if (j.contains("recorded_root") && !j["recorded_root"].is_null()) {
-    inventory.recorded_root = j["recorded_root"].get<std::string>();
-  }
-  inventory.hostname = j.at("hostname").get<std::string>();
-  inventory.collected_utc = j.at("collected_utc").get<std::string>();
-  inventory.cpu = cpu_from(j.at("cpu"), version);
-  inventory.cpu_allowance = j.contains("cpu_allowance") ? allowance_from(j.at("cpu_allowance")) : CpuAllowance{};
-  inventory.memory = memory_from(j.at("memory"), version);
+  std::optional<std::string> recorded_root;
+  optional_field(j, "recorded_root", recorded_root);
+  if (recorded_root) inventory.recorded_root = *recorded_root;
+  inventory.hostname = field<std::string>(j, "hostname");
+  inventory.collected_utc = field<std::string>(j, "collected_utc");
+  inventory.cpu = in_field(j, "cpu", [&](const json& value) { return cpu_from(value, version); });
+  inventory.cpu_allowance = j.contains("cpu_allowance") ? in_field(j, "cpu_allowance", allowance_from) : CpuAllowance{};
+  inventory.memory = in_field(j, "memory", [&](const json& value) { return memory_from(value, version); });
   inventory.disks.clear();
-  for (const auto& d : j.at("disks")) inventory.disks.push_back(disk_from(d));
+  for_each_element(j, "disks", [&](const json& d) { inventory.disks.push_back(disk_from(d)); });
   inventory.gpus.clear();
-  for (const auto& g : j.at("gpus")) inventory.gpus.push_back(gpu_from(g));
-  inventory.software = software_from(j.at("software"));
+  for_each_element(j, "gpus", [&](const json& g) { inventory.gpus.push_back(gpu_from(g)); });
+  inventory.software = in_field(j, "software", software_from);
   // Inventories written before the topology was recorded have neither: none known.
   inventory.nics.clear();
   if (j.contains("nics")) {
-    for (const auto& n : j.at("nics")) inventory.nics.push_back(nic_from(n));
+    for_each_element(j, "nics", [&](const json& n) { inventory.nics.push_back(nic_from(n)); });
   }
   inventory.pci.clear();
   if (j.contains("pci")) {
-    for (const auto& p : j.at("pci")) inventory.pci.push_back(pci_from(p));
+    for_each_element(j, "pci", [&](const json& p) { inventory.pci.push_back(pci_from(p)); });
   }
-  inventory.topology = j.contains("topology") ? topology_from(j.at("topology")) : Topology{};
-  inventory.notes = j.at("notes").get<std::vector<std::string>>();
+  inventory.topology = j.contains("topology") ? in_field(j, "topology", topology_from) : Topology{};
+  inventory.notes = field<std::vector<std::string>>(j, "notes");
 }
 
 }  // namespace pipecheck

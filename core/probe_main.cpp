@@ -3,12 +3,15 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/nearest_name.hpp"
+#include "core/text_escape.hpp"
 #include "core/repetition_rounds.hpp"
 #include "core/stopping_rule.hpp"
 #include "pipecheck_config.hpp"
@@ -16,8 +19,6 @@
 namespace pipecheck {
 
 namespace {
-
-constexpr const char* kFlagPrefix = "--pipecheck_";
 
 const char* mode_name(ProbeMode mode) {
   switch (mode) {
@@ -33,7 +34,11 @@ std::string encode_label(const std::map<std::string, std::string>& params) {
   std::string label;
   for (const auto& [key, value] : params) {
     if (!label.empty()) label += ';';
-    label += key + "=" + value;
+    std::string text = printable_text(value);
+    for (std::size_t at = text.find(';'); at != std::string::npos; at = text.find(';', at + 4)) {
+      text.replace(at, 1, "\\x3b");
+    }
+    label += key + "=" + text;
   }
   return label;
 }
@@ -52,6 +57,10 @@ std::map<std::string, std::string> decode_label(const std::string& label) {
   return params;
 }
 
+void add_probe_context(const std::string& key, const std::string& value) {
+  benchmark::AddCustomContext(key, printable_text(value));
+}
+
 const std::string* ProbeOptions::last(const std::string& name) const {
   const auto it = values.find(name);
   return it == values.end() || it->second.empty() ? nullptr : &it->second.back();
@@ -62,63 +71,233 @@ std::vector<std::string> ProbeOptions::all(const std::string& name) const {
   return it == values.end() ? std::vector<std::string>{} : it->second;
 }
 
+// --- value checks --------------------------------------------------------------------------
+
 namespace {
 
-// "--path" / "--path=x" when "path" is one of the probe's own flags: its name, else "".
-std::string own_flag_name(const std::string& arg, const std::set<std::string>& own_flags) {
-  if (arg.rfind("--", 0) != 0) return "";
-  const std::string name = arg.substr(2, arg.find('=') == std::string::npos ? std::string::npos
-                                                                            : arg.find('=') - 2);
-  return own_flags.count(name) ? name : "";
+// Digits only, at most 18 (so no overflow of long long), in the range.
+bool whole_number_in(const std::string& text, long long lowest, long long highest) {
+  if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos) return false;
+  const long long value = std::stoll(text);
+  return value >= lowest && value <= highest;
+}
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    items.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return items;
+}
+
+std::string range_text(long long lowest, long long highest) {
+  return std::to_string(lowest) + " to " + std::to_string(highest);
 }
 
 }  // namespace
 
-ProbeOptions take_probe_flags(int& argc, char** argv, const std::set<std::string>& own_flags) {
+FlagCheck whole_number(long long lowest, long long highest) {
+  return [=](const std::string& text) {
+    return whole_number_in(text, lowest, highest) ? "" : "expected a whole number from " + range_text(lowest, highest);
+  };
+}
+
+FlagCheck number_list(long long lowest, long long highest) {
+  return [=](const std::string& text) -> std::string {
+    for (const std::string& item : split_commas(text)) {
+      if (!whole_number_in(item, lowest, highest)) {
+        return "expected whole numbers from " + range_text(lowest, highest) + ", separated by commas";
+      }
+    }
+    return "";
+  };
+}
+
+FlagCheck one_of(std::vector<std::string> choices) {
+  return [choices = std::move(choices)](const std::string& text) -> std::string {
+    if (std::find(choices.begin(), choices.end(), text) != choices.end()) return "";
+    std::string list;
+    for (const auto& choice : choices) list += (list.empty() ? "" : ", ") + choice;
+    return "expected one of " + list;
+  };
+}
+
+FlagCheck some_text() {
+  return [](const std::string& text) -> std::string { return text.empty() ? "expected a value" : ""; };
+}
+
+FlagCheck gpu_list() {
+  return [](const std::string& text) -> std::string {
+    if (text == "all") return "";
+    std::set<std::string> seen;
+    for (const std::string& item : split_commas(text)) {
+      if (!whole_number_in(item, 0, 1023)) return "expected GPU indices such as 0,2 (each 0 to 1023) or all";
+      if (!seen.insert(std::to_string(std::stoll(item))).second) return "GPU " + item + " is named twice";
+    }
+    return "";
+  };
+}
+
+ProbeFlag gpus_flag() {
+  return {"gpus", "LIST", "CUDA devices to measure, e.g. 0,2 (default all)", gpu_list()};
+}
+
+// --- taking the flags ----------------------------------------------------------------------
+
+namespace {
+
+constexpr const char* kPipecheckPrefix = "pipecheck_";
+
+// The flags every probe has, beside its own.
+const std::vector<ProbeFlag>& common_flags() {
+  static const std::vector<ProbeFlag> flags = {
+      {"pipecheck_quick", "", "short run: smaller buffers and sweeps (what `pipecheck run --quick` passes)", {}},
+      {"pipecheck_full", "", "long run: larger buffers and sweeps (`pipecheck run --full`)", {}},
+      // Repetitions (core/stopping_rule checks the figures and how they combine).
+      {"pipecheck_repetitions", "N", "exactly N repetitions of each case (no stopping rule)", whole_number(1, 10000)},
+      {"pipecheck_min_repetitions", "N", "at least N repetitions of each case", whole_number(1, 10000)},
+      {"pipecheck_max_repetitions", "N", "at most N repetitions of each case", whole_number(1, 10000)},
+      {"pipecheck_target_noise", "PCT", "stop once the median's noise is under PCT percent (default 2)", some_text()},
+      {"pipecheck_case_seconds", "S", "stop repeating a case after S seconds", some_text()},
+  };
+  return flags;
+}
+
+bool is_pipecheck_flag(const std::string& name) { return name.rfind(kPipecheckPrefix, 0) == 0; }
+
+const ProbeFlag* find_flag(const std::vector<ProbeFlag>& flags, const std::string& name) {
+  for (const auto& flag : flags) {
+    if (flag.name == name) return &flag;
+  }
+  return nullptr;
+}
+
+// Google Benchmark 1.7's flags, for the nearest-name suggestion.
+const std::vector<std::string>& benchmark_flag_names() {
+  static const std::vector<std::string> names = {
+      "benchmark_list_tests", "benchmark_filter", "benchmark_min_time", "benchmark_min_warmup_time",
+      "benchmark_repetitions", "benchmark_enable_random_interleaving", "benchmark_report_aggregates_only",
+      "benchmark_display_aggregates_only", "benchmark_format", "benchmark_out", "benchmark_out_format",
+      "benchmark_color", "benchmark_counters_tabular", "benchmark_context", "benchmark_time_unit",
+      "benchmark_perf_counters", "help", "v"};
+  return names;
+}
+
+std::string suggestion(const std::string& typed, const std::vector<ProbeFlag>& flags, bool with_benchmark) {
+  std::vector<std::string> names;
+  for (const auto& flag : common_flags()) names.push_back(flag.name);
+  for (const auto& flag : flags) names.push_back(flag.name);
+  if (with_benchmark) names.insert(names.end(), benchmark_flag_names().begin(), benchmark_flag_names().end());
+  const std::string nearest = nearest_name(typed, names);
+  return nearest.empty() ? " (see --help)" : " (did you mean --" + nearest + "?)";
+}
+
+void check_value(const ProbeFlag& flag, const std::string& value) {
+  if (!flag.check) return;
+  if (const std::string why = flag.check(value); !why.empty()) {
+    throw UsageError("--" + flag.name + "=" + shortened(value) + ": " + why);
+  }
+}
+
+}  // namespace
+
+ProbeOptions take_probe_flags(int& argc, char** argv, const std::vector<ProbeFlag>& flags) {
   ProbeOptions options;
   std::vector<char*> kept{argv[0]};
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (const std::string own = own_flag_name(arg, own_flags); !own.empty()) {
-      const auto eq = arg.find('=');
-      if (eq != std::string::npos) {
-        options.values[own].push_back(arg.substr(eq + 1));
-      } else if (i + 1 < argc) {
-        options.values[own].push_back(argv[++i]);
-      } else {
-        throw UsageError("flag " + arg + ": missing its value");
-      }
-      continue;
-    }
-    if (arg.rfind(kFlagPrefix, 0) != 0) {
+    if (arg.rfind("--", 0) != 0) {
       kept.push_back(argv[i]);
       continue;
     }
-    const std::string body = arg.substr(std::strlen(kFlagPrefix));
-    const auto eq = body.find('=');
-    const std::string name = body.substr(0, eq);
-    if (name.empty()) throw UsageError("flag " + arg + ": missing a name after --pipecheck_");
-    if (name == "quick" || name == "full") {
-      if (eq != std::string::npos) throw UsageError("flag " + arg + " takes no value");
-      options.mode = name == "quick" ? ProbeMode::quick : ProbeMode::full;
-    } else if (eq == std::string::npos || eq + 1 == body.size()) {
-      throw UsageError("flag " + arg + ": expected --pipecheck_" + name + "=VALUE");
-    } else {
-      options.values[name].push_back(body.substr(eq + 1));
+    const auto eq = arg.find('=');
+    const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    if (name == "pipecheck_quick" || name == "pipecheck_full") {
+      if (eq != std::string::npos) throw UsageError("flag " + shortened(arg) + " takes no value");
+      options.mode = name == "pipecheck_quick" ? ProbeMode::quick : ProbeMode::full;
+      continue;
     }
+    const ProbeFlag* flag = find_flag(flags, name);
+    if (flag == nullptr && is_pipecheck_flag(name)) {
+      if (name.size() == std::strlen(kPipecheckPrefix)) {
+        throw UsageError("flag " + shortened(arg) + ": missing a name after --pipecheck_");
+      }
+      throw UsageError("unknown flag --" + shortened(name) + suggestion(name, flags, false));
+    }
+    if (flag == nullptr) {  // Google Benchmark's, or unknown to both: said after it has looked
+      kept.push_back(argv[i]);
+      continue;
+    }
+    std::string value;
+    if (eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+    } else if (is_pipecheck_flag(name)) {
+      throw UsageError("flag " + shortened(arg) + ": expected --" + name + "=VALUE");
+    } else if (i + 1 < argc) {
+      value = argv[++i];
+    } else {
+      throw UsageError("flag " + shortened(arg) + ": missing its value");
+    }
+    if (is_pipecheck_flag(name) && value.empty()) {
+      throw UsageError("flag " + shortened(arg) + ": expected --" + name + "=VALUE");
+    }
+    check_value(*flag, value);
+    const std::string key = is_pipecheck_flag(name) ? name.substr(std::strlen(kPipecheckPrefix)) : name;
+    options.values[key].push_back(value);
   }
   argc = static_cast<int>(kept.size());
   for (int i = 0; i < argc; ++i) argv[i] = kept[i];
   return options;
 }
 
+std::string probe_flags_help(const std::vector<ProbeFlag>& flags) {
+  std::string text = "\npipecheck flags (checked before anything runs; a bad value is exit 2):\n";
+  std::vector<ProbeFlag> all = common_flags();
+  all.insert(all.end(), flags.begin(), flags.end());
+  for (const auto& flag : all) {
+    std::string usage = "  --" + flag.name;
+    if (!flag.value.empty()) usage += (is_pipecheck_flag(flag.name) ? "=" : " ") + flag.value;
+    if (usage.size() < 32) usage.resize(32, ' ');
+    else usage += "  ";
+    text += usage + flag.help + "\n";
+  }
+  return text;
+}
+
+namespace {
+
+std::string g_help_text;  // for Google Benchmark's --help printer, a plain function pointer
+
+void print_help() {
+  benchmark::PrintDefaultHelp();
+  std::fputs(g_help_text.c_str(), stdout);
+}
+
+// What Google Benchmark left in argv is unknown to both: one line naming the nearest flag.
+void refuse_leftovers(int argc, char** argv, const std::vector<ProbeFlag>& flags) {
+  if (argc < 2) return;
+  const std::string arg = argv[1];
+  if (arg.rfind("--", 0) != 0) throw UsageError("unexpected argument '" + shortened(arg) + "'");
+  const std::string name = arg.substr(2, arg.find('=') == std::string::npos ? std::string::npos : arg.find('=') - 2);
+  const auto& known = benchmark_flag_names();
+  if (std::find(known.begin(), known.end(), name) != known.end()) {
+    throw UsageError("flag " + shortened(arg) + ": Google Benchmark refused this value (see --help)");
+  }
+  throw UsageError("unknown flag --" + shortened(name) + suggestion(name, flags, true));
+}
+
+}  // namespace
+
 int run_probe_main(int argc, char** argv, const std::string& stage, const std::string& probe,
-                   const RegisterCases& register_cases, const std::set<std::string>& own_flags) {
+                   const RegisterCases& register_cases, const std::vector<ProbeFlag>& flags) {
   ProbeOptions options;
   BenchmarkFlags benchmark_flags;
   RepetitionPolicy repetitions;
   try {
-    options = take_probe_flags(argc, argv, own_flags);
+    options = take_probe_flags(argc, argv, flags);
     // Repetitions and their stopping rule (core/stopping_rule): one block, kept apart.
     benchmark_flags = take_benchmark_flags(argc, argv);
     repetitions = repetition_policy(options);
@@ -126,12 +305,13 @@ int run_probe_main(int argc, char** argv, const std::string& stage, const std::s
       throw UsageError("--benchmark_repetitions excludes pipecheck's --pipecheck_*repetitions, "
                        "--pipecheck_target_noise and --pipecheck_case_seconds: give one or the other");
     }
+    g_help_text = probe_flags_help(flags);
+    benchmark::Initialize(&argc, argv, print_help);
+    refuse_leftovers(argc, argv, flags);
   } catch (const UsageError& error) {
-    std::cerr << probe << ": " << error.what() << "\n";
+    std::cerr << probe << ": " << message_line(error.what()) << "\n";
     return 2;
   }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   benchmark::AddCustomContext("pipecheck_stage", stage);
   benchmark::AddCustomContext("pipecheck_probe", probe);
   benchmark::AddCustomContext("pipecheck_mode", mode_name(options.mode));
@@ -139,14 +319,14 @@ int run_probe_main(int argc, char** argv, const std::string& stage, const std::s
   try {
     const std::string skip_reason = register_cases(options);
     if (!skip_reason.empty()) {
-      std::cerr << "skipped: " << skip_reason << "\n";
+      std::cerr << "skipped: " << printable_text(skip_reason) << "\n";
       return 0;
     }
   } catch (const UsageError& error) {
-    std::cerr << probe << ": " << error.what() << "\n";
+    std::cerr << probe << ": " << message_line(error.what()) << "\n";
     return 2;
   } catch (const std::exception& error) {
-    std::cerr << probe << ": could not run: " << error.what() << "\n";
+    std::cerr << probe << ": could not run: " << message_line(error.what()) << "\n";
     return 3;
   }
   try {

@@ -10,7 +10,8 @@
 namespace pipecheck {
 
 struct ProcessResult {
-  enum class Ending { exited, signaled, timed_out, failed_to_start };
+  // interrupted: request_child_stop() (the driver's SIGINT/SIGTERM) ended it, not its limit.
+  enum class Ending { exited, signaled, timed_out, interrupted, failed_to_start };
   Ending ending = Ending::failed_to_start;
   int exit_code = -1;   // when exited
   int signal = 0;       // when signaled (or the signal that ended a timed-out child)
@@ -19,7 +20,8 @@ struct ProcessResult {
   std::string error;    // why it failed to start
 
   bool ok() const { return ending == Ending::exited && exit_code == 0; }
-  // "exit code 3", "killed by signal 11 (Segmentation fault)", "timed out after 5 s", ...
+  // "exit code 3", "killed by signal 11 (Segmentation fault)", "timed out after 5 s",
+  // "stopped by SIGINT or SIGTERM after 2 s", ...
   std::string describe() const;
 };
 
@@ -32,10 +34,15 @@ struct ProcessSpec {
   std::chrono::milliseconds kill_grace{std::chrono::seconds(3)};
 };
 
-// Never throws for the child's failures; they are the result.
+// Never throws for the child's failures; they are the result. The child runs in its own process
+// group and dies with the thread that started it (PR_SET_PDEATHSIG, SIGKILL): a driver killed
+// with -9 leaves no probe running without its time limit.
 ProcessResult run_process(const ProcessSpec& spec);
 
-// Asks a running run_process to stop its child now (async-signal-safe; for SIGINT handlers).
+// Asks a running run_process to stop its child now (async-signal-safe; for SIGINT handlers):
+// SIGTERM, then SIGKILL after the grace; the result is Ending::interrupted. The request stays
+// until reset_child_stop(), so a later run_process stops at once too.
 void request_child_stop();
+void reset_child_stop();
 
 }  // namespace pipecheck

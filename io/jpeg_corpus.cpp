@@ -16,6 +16,8 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/file_io.hpp"
+#include "core/text_escape.hpp"
 #include "io/jpeg_decoder.hpp"
 
 namespace pipecheck {
@@ -165,15 +167,13 @@ void walk(const std::filesystem::path& dir, std::set<std::pair<dev_t, ino_t>>& v
 }
 
 std::vector<unsigned char> read_whole_file(const std::filesystem::path& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = errno_message("open", path.string(), errno);
+  try {
+    const std::string text = read_file(path);  // a FIFO swapped in meanwhile is refused, not waited on
+    return std::vector<unsigned char>(text.begin(), text.end());
+  } catch (const RunError& failure) {
+    error = failure.what();
     return {};
   }
-  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
-                                   std::istreambuf_iterator<char>());
-  if (in.bad()) error = "read error";
-  return bytes;
 }
 
 }  // namespace
@@ -182,45 +182,64 @@ JpegFileList find_jpeg_files(const std::filesystem::path& root) {
   struct stat st {};
   if (::stat(root.c_str(), &st) != 0) {
     const int error = errno;  // EACCES on a parent, ELOOP, ...: in the system's words
-    throw UsageError("--images " + root.string() + ": " +
+    throw UsageError("--images " + escape_name(root.string()) + ": " +
                      (error == ENOENT ? "no such directory" : std::error_code(error, std::generic_category()).message()));
   }
-  if (!S_ISDIR(st.st_mode)) throw UsageError("--images " + root.string() + ": not a directory");
+  if (!S_ISDIR(st.st_mode)) throw UsageError("--images " + escape_name(root.string()) + ": not a directory");
   std::set<std::pair<dev_t, ino_t>> visited;
   JpegFileList list;
   walk(root, visited, list);
   if (!list.unreadable_dirs.empty() && list.unreadable_dirs.front().first == root) {
-    throw UsageError("--images " + root.string() + ": " + list.unreadable_dirs.front().second);
+    throw UsageError("--images " + escape_name(root.string()) + ": " + list.unreadable_dirs.front().second);
   }
   std::sort(list.files.begin(), list.files.end());
   return list;
 }
 
-JpegCorpus load_jpeg_directory(const std::filesystem::path& root, std::size_t max_files) {
-  const JpegFileList list = find_jpeg_files(root);
-  const auto& files = list.files;
-  JpegCorpus corpus;
+namespace {
+
+// The files of a dataset, or a UsageError when it has no JPEG to read (names escaped).
+JpegFileList jpeg_files_or_refuse(const std::filesystem::path& root, std::vector<BadJpegFile>& unreadable_dirs) {
+  JpegFileList list = find_jpeg_files(root);
   for (const auto& [dir, why] : list.unreadable_dirs) {
-    corpus.bad_files.push_back({std::filesystem::relative(dir, root).string() + "/", "unreadable directory: " + why});
+    unreadable_dirs.push_back({escape_name(std::filesystem::relative(dir, root).string()) + "/", "unreadable directory: " + why});
   }
-  if (files.empty()) {
-    std::string text = "--images " + root.string() + ": no .jpg/.jpeg files found";
-    if (!corpus.bad_files.empty()) {
-      text += " (" + std::to_string(corpus.bad_files.size()) + " unreadable directories, first " +
-              corpus.bad_files[0].name + ": " + corpus.bad_files[0].reason + ")";
+  if (list.files.empty()) {
+    std::string text = "--images " + escape_name(root.string()) + ": no .jpg/.jpeg files found";
+    if (!unreadable_dirs.empty()) {
+      text += " (" + std::to_string(unreadable_dirs.size()) + " unreadable directories, first " +
+              unreadable_dirs[0].name + ": " + unreadable_dirs[0].reason + ")";
     }
     throw UsageError(text);
   }
-  corpus.source = root.string();
+  return list;
+}
+
+}  // namespace
+
+void check_jpeg_directory(const std::filesystem::path& root) {
+  std::vector<BadJpegFile> unreadable_dirs;
+  jpeg_files_or_refuse(root, unreadable_dirs);
+}
+
+JpegCorpus load_jpeg_directory(const std::filesystem::path& root, std::size_t max_files) {
+  JpegCorpus corpus;
+  const JpegFileList list = jpeg_files_or_refuse(root, corpus.bad_files);
+  const auto& files = list.files;
+  // Escaped like every name (core/text_escape.hpp); never the word that means a generated corpus.
+  corpus.source = escape_name(root.string());
+  if (corpus.source == "generated") corpus.source = "./generated";
   corpus.files_found = files.size();
   const std::size_t take = std::max<std::size_t>(1, std::min(files.size(), max_files));
+  std::size_t read = 0;
   for (std::size_t k = 0; k < take; ++k) {
     const auto& path = files[k * files.size() / take];  // an even stride through the list
-    const std::string name = std::filesystem::relative(path, root).string();
+    const std::string name = escape_name(std::filesystem::relative(path, root).string());
     std::string error;
     JpegImage image{name, {}, {}};
     try {
       image.bytes = read_whole_file(path, error);
+      if (error.empty()) ++read;
       if (error.empty()) error = check_jpeg(image.bytes, image.header);
     } catch (const std::bad_alloc&) {
       error = "out of memory reading or decoding it";  // one huge file, not the whole corpus
@@ -231,10 +250,12 @@ JpegCorpus load_jpeg_directory(const std::filesystem::path& root, std::size_t ma
       corpus.images.push_back(std::move(image));
     }
   }
-  corpus.description = "dataset " + root.string() + ": " + std::to_string(take) + " of " +
+  // Only the files actually read count: one that could not be opened is not "read".
+  corpus.description = "dataset " + corpus.source + ": " + std::to_string(read) + " of " +
                        std::to_string(files.size()) + " JPEG files read into memory";
+  if (read < take) corpus.description += " (" + std::to_string(take - read) + " could not be read)";
   if (corpus.images.empty()) {
-    throw UsageError("--images " + root.string() + ": no decodable JPEG among " +
+    throw UsageError("--images " + corpus.source + ": no decodable JPEG among " +
                      std::to_string(take) + " files (first bad: " + corpus.bad_files[0].name +
                      ": " + corpus.bad_files[0].reason + ")");
   }

@@ -76,6 +76,10 @@ JpegFileList find_jpeg_files(const std::filesystem::path& root);
 // list when there are more). Bad files are counted and named, never fatal. Throws UsageError
 // when the directory is missing or holds no decodable JPEG.
 JpegCorpus load_jpeg_directory(const std::filesystem::path& root, std::size_t max_files);
+// The refusals of load_jpeg_directory that need no decoding (no such folder, not a folder, no
+// .jpg/.jpeg file in it), so `pipecheck run --images` refuses them before any probe runs.
+// Throws UsageError naming --images.
+void check_jpeg_directory(const std::filesystem::path& root);
 
 // Photo-like RGB8: smooth gradients, soft blobs, hard-edged shapes and sensor-like noise, so
 // decode cost resembles a photograph's (flat images decode unrealistically fast).

@@ -21,7 +21,9 @@
 #include "core/cpu_allowance.hpp"
 #include "core/case_messages.hpp"
 #include "core/errors.hpp"
+#include "core/file_io.hpp"
 #include "core/probe_main.hpp"
+#include "core/text_escape.hpp"
 #include "io/jpeg_corpus.hpp"
 #include "io/jpeg_decoder.hpp"
 #include "io/jpeg_gpu_case.hpp"
@@ -241,7 +243,7 @@ int parse_int_flag(const ProbeOptions& options, const std::string& flag, int fal
   if (text == nullptr) return fallback;
   if (text->empty() || text->size() > 6 || text->find_first_not_of("0123456789") != std::string::npos ||
       std::stoi(*text) < lo || std::stoi(*text) > hi) {
-    throw UsageError("--" + flag + " " + *text + ": expected a whole number in " +
+    throw UsageError("--" + flag + " " + shortened(*text) + ": expected a whole number in " +
                      std::to_string(lo) + ".." + std::to_string(hi));
   }
   return std::stoi(*text);
@@ -253,7 +255,6 @@ std::string join_bad_files(const std::vector<BadJpegFile>& bad, std::size_t limi
     text += (i ? ", " : "") + bad[i].name + " (" + bad[i].reason + ")";
   }
   if (bad.size() > limit) text += ", ... " + std::to_string(bad.size() - limit) + " more";
-  std::replace(text.begin(), text.end(), ';', ',');  // labels split on ';'
   return text;
 }
 
@@ -274,12 +275,12 @@ void describe_corpus(const JpegCorpus& corpus, ProbeConfig& config) {
       {"subsampling", histogram},
       {"bad_files", std::to_string(corpus.bad_files.size())},
   };
-  for (const auto& [key, value] : facts) benchmark::AddCustomContext("pipecheck_decode_" + key, value);
-  benchmark::AddCustomContext("pipecheck_decode_corpus_description", corpus.description);
+  for (const auto& [key, value] : facts) add_probe_context("pipecheck_decode_" + key, value);
+  add_probe_context("pipecheck_decode_corpus_description", corpus.description);
   config.corpus_label = facts;
   if (!corpus.bad_files.empty()) {
     const std::string names = join_bad_files(corpus.bad_files, 5);
-    benchmark::AddCustomContext("pipecheck_decode_bad_file_names", join_bad_files(corpus.bad_files, 50));
+    add_probe_context("pipecheck_decode_bad_file_names", join_bad_files(corpus.bad_files, 50));
     config.corpus_label["bad_file_names"] = names;
     std::fprintf(stderr, "pipecheck-jpeg: %zu bad files left out: %s\n", corpus.bad_files.size(), names.c_str());
   }
@@ -406,7 +407,7 @@ std::string gpu_case_skip_reason(const NvjpegLibrary& library, const ProbeData& 
 // The case stays in the list, so a filter or a compare still finds it, but times nothing: the
 // driver reads the "skipped: " error as a skipped case (core/case_messages.hpp).
 void register_skipped_gpu_case(const std::string& status) {
-  benchmark::AddCustomContext("pipecheck_decode_nvjpeg", status);
+  add_probe_context("pipecheck_decode_nvjpeg", status);
   benchmark::RegisterBenchmark("decode/nvjpeg", [status](benchmark::State& state) {
     state.SkipWithError(skipped_case_message(status).c_str());
   })->Iterations(1);
@@ -424,7 +425,7 @@ void register_gpu_case(ProbeData& data, const ProbeOptions& options) {
     return;
   }
   gpu.batch = fill_gpu_batch(data.sets.front().images, batch_size);
-  benchmark::AddCustomContext("pipecheck_decode_nvjpeg", "measured with " + gpu.library->soname());
+  add_probe_context("pipecheck_decode_nvjpeg", "measured with " + gpu.library->soname());
   benchmark::RegisterBenchmark("decode/nvjpeg", [](benchmark::State& state) { run_gpu_case(state, gpu); })
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
@@ -437,11 +438,39 @@ void save_corpus(const JpegCorpus& corpus, const std::string& dir) {
   std::filesystem::create_directories(dir, ec);
   for (const auto& image : corpus.images) {
     const auto path = std::filesystem::path(dir) / image.name;
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(image.bytes.data()), static_cast<std::streamsize>(image.bytes.size()));
-    if (!out) throw UsageError("--save-corpus " + dir + ": cannot write " + path.string());
+    // Atomic and never through a link placed at the name (core/file_io.hpp).
+    try {
+      write_file_atomically(path, std::string(image.bytes.begin(), image.bytes.end()));
+    } catch (const RunError& error) {
+      throw UsageError("--save-corpus " + escape_name(dir) + ": cannot write: " + error.what());
+    }
   }
 }
+
+// A flag read by one of the probe's parsers: its message, naming the flag, when it refuses.
+template <typename Parse>
+FlagCheck parsed_by(Parse parse) {
+  return [parse](const std::string& text) {
+    parse(text);
+    return std::string();
+  };
+}
+
+const std::vector<ProbeFlag> kFlags = {
+    {"images", "DIR", "JPEG dataset folder, read recursively (default: a generated photo-like corpus)", some_text()},
+    {"size", "WxH", "generated image size (default 2000x1500)",
+     parsed_by([](const std::string& text) { parse_dimensions("size", text); })},
+    {"quality", "N", "generated JPEG quality (default 90)", whole_number(1, 100)},
+    {"count", "N", "generated images (default 6 quick, 24, 64 full)", whole_number(1, 100000)},
+    {"train-size", "WxH", "training input size for decode + resize (default 640x640)",
+     parsed_by([](const std::string& text) { parse_dimensions("train-size", text); })},
+    {"threads", "N|LIST", "most threads (powers of two up to it) or a list such as 1,2,8",
+     parsed_by([](const std::string& text) { parse_thread_counts(text); })},
+    {"decode", "accurate|fast", "libjpeg-turbo DCT and upsampling (default accurate)", one_of({"accurate", "fast"})},
+    {"save-corpus", "DIR", "also write the generated JPEGs there (to decode the same bytes with tjbench)", some_text()},
+    {"gpu", "N", "CUDA device of the nvJPEG case (default 0)", whole_number(0, 1023)},
+    {"gpu-batch", "N", "images per nvJPEG batch (default 64)", whole_number(1, 4096)},
+};
 
 std::string register_cases(const ProbeOptions& options) {
   static ProbeData data;
@@ -462,7 +491,7 @@ std::string register_cases(const ProbeOptions& options) {
     throw UsageError("--decode " + decode_mode + ": expected accurate or fast");
   }
   data.config.flags = decode_mode == "fast" ? TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE : 0;
-  benchmark::AddCustomContext("pipecheck_decode_flags", decode_mode == "fast" ? "fast (TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE)" : "accurate (libjpeg-turbo defaults: islow DCT, smooth upsampling)");
+  add_probe_context("pipecheck_decode_flags", decode_mode == "fast" ? "fast (TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE)" : "accurate (libjpeg-turbo defaults: islow DCT, smooth upsampling)");
   if (const std::string* dir = options.last("images")) {
     data.corpus = load_jpeg_directory(*dir, dataset_cap(options.mode));
   } else {
@@ -473,7 +502,7 @@ std::string register_cases(const ProbeOptions& options) {
     spec.count = std::min<std::size_t>(spec.count, 4);
     data.progressive_extra = generate_jpeg_corpus(spec, &data.first_progressive_rgb);
     if (const std::string* out = options.last("save-corpus")) save_corpus(data.corpus, *out);
-    benchmark::AddCustomContext("pipecheck_decode_progressive_case", "progressive re-encode of the first " + std::to_string(spec.count) + " generated images");
+    add_probe_context("pipecheck_decode_progressive_case", "progressive re-encode of the first " + std::to_string(spec.count) + " generated images");
   }
   describe_corpus(data.corpus, data.config);
   build_sets(data);
@@ -487,5 +516,5 @@ std::string register_cases(const ProbeOptions& options) {
 
 int main(int argc, char** argv) {
   return pipecheck::run_probe_main(argc, argv, "decode", "pipecheck-jpeg", pipecheck::register_cases,
-                                   {"images", "size", "quality", "count", "train-size", "threads", "decode", "save-corpus", "gpu", "gpu-batch"});
+                                   pipecheck::kFlags);
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/text_escape.hpp"
 
 namespace pipecheck {
 
@@ -33,7 +34,7 @@ std::optional<int> parse_positive(const std::string& text, int limit) {
 
 std::vector<int> parse_thread_counts(const std::string& text) {
   const auto bad = [&] {
-    return UsageError("--threads " + text + ": expected a thread count (e.g. 8) or a list (1,2,8)");
+    return UsageError("--threads " + shortened(text) + ": expected a thread count (e.g. 8) or a list (1,2,8)");
   };
   if (text.find(',') == std::string::npos) {
     const auto max = parse_positive(text, 4096);
@@ -58,7 +59,7 @@ std::pair<int, int> parse_dimensions(const std::string& flag, const std::string&
   const auto width = x == std::string::npos ? std::nullopt : parse_positive(text.substr(0, x), 65500);
   const auto height = x == std::string::npos ? std::nullopt : parse_positive(text.substr(x + 1), 65500);
   if (!width || !height) {
-    throw UsageError("--" + flag + " " + text + ": expected WIDTHxHEIGHT, e.g. 2000x1500 (1..65500)");
+    throw UsageError("--" + flag + " " + shortened(text) + ": expected WIDTHxHEIGHT, e.g. 2000x1500 (1..65500)");
   }
   return {*width, *height};
 }

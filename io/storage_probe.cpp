@@ -16,6 +16,7 @@
 #include "core/case_messages.hpp"
 #include "core/errors.hpp"
 #include "core/probe_main.hpp"
+#include "core/text_escape.hpp"
 #include "io/storage_latency.hpp"
 #include "io/storage_run.hpp"
 #include "io/storage_scratch.hpp"
@@ -30,8 +31,27 @@ constexpr std::uint64_t kMiB = 1024 * kKiB;
 constexpr std::uint32_t kBaselineBlock = 128 * kKiB;  // a loader's plain read() size
 constexpr std::uint64_t kConsistencyBytes = 8 * kMiB;  // compared between the two engines
 
-const std::set<std::string> kOwnFlags = {"path",    "scratch-dir", "file-size", "qd",    "bs",
-                                         "rand-bs", "threads",     "sqpoll",    "engine"};
+// A size flag: parse_size's own message, naming the flag, when the text is not a size.
+FlagCheck size_flag(const std::string& name) {
+  return [name](const std::string& text) {
+    parse_size(name, text);
+    return std::string();
+  };
+}
+
+const std::vector<ProbeFlag> kFlags = {
+    {"path", "PATH", "a file, a dataset folder or a block device to read (repeatable); default: a scratch file", some_text()},
+    {"scratch-dir", "DIR", "where the scratch file is created (default: the current folder)", some_text()},
+    {"file-size", "SIZE", "scratch file size, e.g. 1G (at least 16M)", size_flag("file-size")},
+    {"qd", "N", "queue depth of the io_uring cases (default 32)", whole_number(1, 4096)},
+    {"bs", "SIZE", "sequential block size, a multiple of 512 up to 64M (default 1M)", size_flag("bs")},
+    {"rand-bs", "SIZE", "random block size, a multiple of 512 up to 64M (default 4K)", size_flag("rand-bs")},
+    {"threads", "N", "reader threads (default 1)", whole_number(1, 256)},
+    {"sqpoll", "on|off", "io_uring kernel submission thread (default off)",
+     one_of({"on", "off", "1", "0", "yes", "no", "true", "false"})},
+    {"engine", "io_uring|pread", "force the read engine (default: io_uring where permitted)",
+     one_of({"io_uring", "uring", "pread"})},
+};
 
 struct Settings {
   std::vector<std::string> paths;
@@ -59,6 +79,8 @@ struct Target {
   std::optional<std::string> consistency;
   std::string consistency_difference;  // where the engines disagreed, when they did
   bool unreadable_said = false;      // the stderr line about unopenable dataset files, once
+  std::vector<std::string> notes;    // what the figures are not (a file smaller than the queue's span, ...)
+  std::string notes_short;           // the same in a few words, for the measurement's name
 
   Target() = default;
   Target(const Target&) = delete;
@@ -101,7 +123,7 @@ unsigned parse_count(const ProbeOptions& options, const std::string& flag, unsig
     used = 0;
   }
   if (used == 0 || used != text->size() || value < 1 || value > most) {
-    throw UsageError("--" + flag + "=" + *text + ": expected a whole number from 1 to " +
+    throw UsageError("--" + flag + "=" + shortened(*text) + ": expected a whole number from 1 to " +
                      std::to_string(most));
   }
   return static_cast<unsigned>(value);
@@ -113,7 +135,7 @@ std::uint32_t parse_block(const ProbeOptions& options, const std::string& flag,
   if (text == nullptr) return fallback;
   const std::uint64_t bytes = parse_size(flag, *text);
   if (bytes % 512 != 0 || bytes > 64 * kMiB) {
-    throw UsageError("--" + flag + "=" + *text + ": expected a multiple of 512 up to 64M");
+    throw UsageError("--" + flag + "=" + shortened(*text) + ": expected a multiple of 512 up to 64M");
   }
   return static_cast<std::uint32_t>(bytes);
 }
@@ -123,7 +145,7 @@ bool parse_switch(const ProbeOptions& options, const std::string& flag) {
   if (text == nullptr) return false;
   if (*text == "1" || *text == "yes" || *text == "on" || *text == "true") return true;
   if (*text == "0" || *text == "no" || *text == "off" || *text == "false") return false;
-  throw UsageError("--" + flag + "=" + *text + ": expected on or off");
+  throw UsageError("--" + flag + "=" + shortened(*text) + ": expected on or off");
 }
 
 std::uint64_t physical_memory_bytes() {
@@ -155,10 +177,6 @@ Settings read_settings(const ProbeOptions& options) {
   return settings;
 }
 
-std::string clean(std::string value) {  // label values may not hold ';'
-  std::replace(value.begin(), value.end(), ';', ',');
-  return value;
-}
 
 std::string size_text(std::uint64_t bytes) {
   if (bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
@@ -292,15 +310,16 @@ std::vector<PieceSum> checksum_pass(Target& t, bool uring, bool direct, const Se
   return static_cast<CheckedWorkload&>(*workloads[0]).pieces();
 }
 
+// The path as every output shows it: escaped (core/text_escape.hpp), so any name is one value.
 std::string label_path(const Target& t) {
-  return t.scratch ? t.scratch->dir() + "/(scratch file)" : t.target.path;
+  return escape_name(t.scratch ? t.scratch->dir() + "/(scratch file)" : t.target.path);
 }
 
 // "bytes [4096, 8192) of /data/x.bin": a piece the consistency pass names (a dataset's tag is
 // the index of its file, which the pass takes in order from the first).
 std::string piece_place(const Target& t, const PieceSum& piece) {
   const bool dataset = t.target.kind == TargetKind::directory;
-  const std::string file = dataset ? (piece.tag < t.target.files.size() ? t.target.files[piece.tag].path : "?")
+  const std::string file = dataset ? (piece.tag < t.target.files.size() ? escape_name(t.target.files[piece.tag].path) : "?")
                                    : label_path(t);
   return "bytes [" + std::to_string(piece.offset) + ", " + std::to_string(piece.offset + 4096) + ") of " + file;
 }
@@ -319,7 +338,7 @@ std::string consistency_of(Target& t, const Settings& settings) {
       if (difference) t.consistency_difference = piece_place(t, *difference);
     } catch (const std::exception& error) {
       // The check itself could not run (no memory for a ring, EIO): not evidence of bad bytes.
-      t.consistency = std::string("error (") + clean(error.what()) + ")";
+      t.consistency = std::string("error (") + error.what() + ")";
     }
   }
   return *t.consistency;
@@ -338,7 +357,10 @@ std::string what_of(const Target& t, const CaseSpec& spec) {
     if (spec.threads > 1) what += " x" + std::to_string(spec.threads) + " threads";
   }
   const auto& id = t.target.identity;
-  return clean(what + ", " + id.device + " (" + id.disk_kind + ")");
+  what += ", " + escape_name(id.device) + " (" + id.disk_kind + ")";
+  // What the figure is not, in the line a reader sees (the note says it in full).
+  if (!t.notes.empty() && spec.pattern != "pread_baseline") what += ", " + t.notes_short;
+  return what;
 }
 
 void set_label(benchmark::State& state, const Target& t, const CaseSpec& spec,
@@ -348,25 +370,35 @@ void set_label(benchmark::State& state, const Target& t, const CaseSpec& spec,
   std::map<std::string, std::string> params = {
       {"what", what_of(t, spec)},
       {"pattern", spec.pattern},
-      {"engine", clean(spec.engine_label)},
-      {"engine_detail", clean(engine_detail)},
+      {"engine", spec.engine_label},
+      {"engine_detail", engine_detail},
       {"bs", std::to_string(spec.bs)},
       {"qd", std::to_string(spec.qd)},
       {"threads", std::to_string(spec.threads)},
       {"cache", spec.direct ? "direct" : "buffered_cold"},
-      {"path", clean(label_path(t))},
+      {"path", label_path(t)},
       {"target", t.scratch ? "scratch_file" : to_string(t.target.kind)},
       {"size_bytes", std::to_string(t.scratch ? t.scratch->size() : t.target.size_bytes)},
-      {"device", clean(id.device)},
+      {"device", escape_name(id.device)},
       {"disk_kind", id.disk_kind},
-      {"model", clean(id.model)},
+      {"model", escape_name(id.model)},
       {"logical_block_size", std::to_string(id.logical_block_size)},
       {"verified", verified},
   };
   if (t.target.kind == TargetKind::directory) params["files"] = std::to_string(t.target.files.size());
   if (unreadable.count() > 0) {
     params["files_unreadable"] = std::to_string(unreadable.count());
-    params["first_unreadable"] = clean(unreadable.first);
+    params["first_unreadable"] = unreadable.first;
+  }
+  if (!t.target.unreadable_dirs.empty()) {
+    params["dirs_unreadable"] = std::to_string(t.target.unreadable_dirs.size());
+    params["first_unreadable_dir"] = escape_name(t.target.unreadable_dirs.front().path) + ": " +
+                                     t.target.unreadable_dirs.front().why;
+  }
+  if (!t.notes.empty()) {
+    std::string note;
+    for (const auto& line : t.notes) note += (note.empty() ? "" : ". ") + line;  // no ";": labels split on it
+    params["note"] = note;
   }
   if (latency) {
     params["lat_p50_us"] = std::to_string(latency->p50_us);
@@ -416,7 +448,7 @@ void run_case(benchmark::State& state, Target& t, const CaseSpec& spec, const Se
     }
     if (pass.bytes == 0) {
       const std::string why = unreadable.first.empty() ? "" : " (" + unreadable.first + ")";
-      state.SkipWithError(("nothing read from " + t.target.path + why).c_str());
+      state.SkipWithError(("nothing read from " + label_path(t) + why).c_str());
       return;
     }
   }
@@ -441,17 +473,18 @@ void run_case(benchmark::State& state, Target& t, const CaseSpec& spec, const Se
   if (unreadable.count() > 0 && !t.unreadable_said) {
     t.unreadable_said = true;
     std::fprintf(stderr, "pipecheck-storage: %s: %llu files could not be opened and were skipped, first: %s\n",
-                 t.target.path.c_str(), static_cast<unsigned long long>(unreadable.count()), unreadable.first.c_str());
+                 label_path(t).c_str(), static_cast<unsigned long long>(unreadable.count()),
+                 printable_text(unreadable.first).c_str());
   }
   if (total.mismatches > 0) {
     state.SkipWithError(wrong_result_message(std::to_string(total.mismatches) +
                                              " reads did not hold the bytes written to the scratch file, first at " +
                                              first_mismatch).c_str());
   } else if (verified == "no") {
-    state.SkipWithError(wrong_result_message("io_uring and pread read different bytes from " + t.target.path +
+    state.SkipWithError(wrong_result_message("io_uring and pread read different bytes from " + label_path(t) +
                                              ", first " + t.consistency_difference).c_str());
   } else if (verified.rfind("error", 0) == 0) {
-    state.SkipWithError(("could not compare io_uring and pread reads of " + t.target.path + ": " + verified).c_str());
+    state.SkipWithError(("could not compare io_uring and pread reads of " + label_path(t) + ": " + verified).c_str());
   }
 }
 
@@ -471,17 +504,57 @@ void open_user_target(Target& t) {
   if (t.target.kind == TargetKind::directory) return;  // dataset files are opened as read
   const char* path = t.target.path.c_str();
   t.buffered_fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (t.buffered_fd < 0) throw UsageError("--path " + t.target.path + ": " + errno_message("open", t.target.path, errno));
+  if (t.buffered_fd < 0) throw UsageError("--path " + label_path(t) + ": " + errno_message("open", t.target.path, errno));
   t.direct_fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
   if (t.direct_fd < 0) t.direct_refused = errno_message("open O_DIRECT", t.target.path, errno);
 }
 
+// What a user's file makes of the figures, said with them rather than left for the reader to
+// guess: a file smaller than one queue's span never has QD reads in flight; one smaller than a
+// random block has no random case; holes of a sparse file read as zeros without the disk.
+void note_limits(Target& t, const Settings& settings) {
+  if (t.scratch || t.target.kind == TargetKind::block_device) return;
+  std::vector<std::string> shorts;
+  const std::uint64_t size = t.target.size_bytes;
+  const std::uint64_t span = static_cast<std::uint64_t>(settings.qd) * settings.bs * settings.threads;
+  if (t.target.kind == TargetKind::file && size < span) {
+    t.notes.push_back("the file (" + size_text(size) + ") is smaller than one queue's span (QD" +
+                      std::to_string(settings.qd) + " x " + size_text(settings.bs) +
+                      (settings.threads > 1 ? " x " + std::to_string(settings.threads) + " threads" : "") + " = " +
+                      size_text(span) + "): fewer reads are ever in flight, so the figures are not the device's");
+    shorts.push_back("file smaller than the queue's span");
+  }
+  if (t.target.kind == TargetKind::file && size < settings.rand_bs) {
+    t.notes.push_back("random reads left out: the file is smaller than one " + size_text(settings.rand_bs) + " block");
+    shorts.push_back("no random case");
+  }
+  // Holes: 1% or more of the bytes have no blocks on disk.
+  if (t.target.allocated_bytes < size && size - t.target.allocated_bytes >= size / 100) {
+    const std::uint64_t percent = (size - t.target.allocated_bytes) * 100 / size;
+    t.notes.push_back(std::string(t.target.kind == TargetKind::directory ? "sparse files: " : "a sparse file: ") +
+                      std::to_string(percent) + "% of its " + size_text(size) +
+                      " are holes, which read as zeros without touching the disk, so the figures are not the device's");
+    shorts.push_back(t.target.kind == TargetKind::directory ? "sparse files" : "sparse file");
+  }
+  for (const auto& text : shorts) t.notes_short += (t.notes_short.empty() ? "" : ", ") + text;
+  for (const auto& note : t.notes) {
+    std::fprintf(stderr, "pipecheck-storage: %s: %s\n", label_path(t).c_str(), note.c_str());
+  }
+  if (!t.target.unreadable_dirs.empty()) {
+    std::fprintf(stderr, "pipecheck-storage: %s: %zu sub-folders could not be read and were skipped, first: %s: %s\n",
+                 label_path(t).c_str(), t.target.unreadable_dirs.size(),
+                 escape_name(t.target.unreadable_dirs.front().path).c_str(),
+                 printable_text(t.target.unreadable_dirs.front().why).c_str());
+  }
+}
+
 void register_target(Target& t, const Settings& settings) {
+  note_limits(t, settings);
   const std::uint32_t align = static_cast<std::uint32_t>(t.target.identity.logical_block_size);
   for (std::uint32_t bs : {settings.bs, settings.rand_bs}) {
     if (bs % align != 0) {
       throw UsageError("block size " + std::to_string(bs) + " is not a multiple of the logical block size " +
-                       std::to_string(align) + " of " + t.target.identity.device + " (" + t.target.path + ")");
+                       std::to_string(align) + " of " + escape_name(t.target.identity.device) + " (" + label_path(t) + ")");
     }
   }
   const bool uring = settings.engine.uring;
@@ -516,13 +589,10 @@ void register_target(Target& t, const Settings& settings) {
 std::string register_cases(const ProbeOptions& options) {
   const Settings settings = read_settings(options);
   const SysfsRoot sys("/");
-  benchmark::AddCustomContext("pipecheck_storage_engine", settings.engine.label);
+  add_probe_context("pipecheck_storage_engine", settings.engine.label);
   for (const std::string& path : settings.paths) {
     auto t = std::make_unique<Target>();
     t->target = resolve_target(path, sys);
-    if (t->target.kind == TargetKind::file && t->target.size_bytes == 0) {
-      throw UsageError("--path " + path + ": an empty file, nothing to read");
-    }
     t->key = unique_key(t->target.identity.device);
     open_user_target(*t);
     targets().push_back(std::move(t));
@@ -549,5 +619,5 @@ std::string register_cases(const ProbeOptions& options) {
 
 int main(int argc, char** argv) {
   return pipecheck::run_probe_main(argc, argv, "storage", "pipecheck-storage",
-                                   pipecheck::register_cases, pipecheck::kOwnFlags);
+                                   pipecheck::register_cases, pipecheck::kFlags);
 }

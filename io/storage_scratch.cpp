@@ -17,6 +17,7 @@
 #include <cstring>
 
 #include "core/errors.hpp"
+#include "core/text_escape.hpp"
 
 namespace pipecheck {
 
@@ -144,7 +145,7 @@ std::uint64_t parse_size(const std::string& flag, const std::string& text) {
   if (suffix == "m" || suffix == "M" || suffix == "MiB") unit = kMiB;
   if (suffix == "g" || suffix == "G" || suffix == "GiB") unit = 1024 * kMiB;
   if (used == 0 || unit == 0 || value == 0 || value > (1ull << 50) / unit) {
-    throw UsageError("--" + flag + "=" + text + ": expected a size such as 4096, 128K, 256M, 1G");
+    throw UsageError("--" + flag + "=" + shortened(text) + ": expected a size such as 4096, 128K, 256M, 1G, at most 2^50 bytes");
   }
   return value * unit;
 }

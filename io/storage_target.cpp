@@ -17,6 +17,7 @@
 
 #include "inventory/block_devices.hpp"
 #include "core/errors.hpp"
+#include "core/text_escape.hpp"
 
 namespace pipecheck {
 
@@ -34,7 +35,15 @@ const char* to_string(TargetKind kind) {
 namespace {
 
 [[noreturn]] void throw_usage(const std::string& call, const std::string& path, int error) {
-  throw UsageError("--path " + path + ": " + errno_message(call, path, error));
+  throw UsageError("--path " + escape_name(path) + ": " + errno_message(call, path, error));
+}
+
+// "a FIFO", "a socket": what a path is when it is none of the kinds that can be read.
+std::string kind_of(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  return "not a regular file";
 }
 
 // Opens and closes: the cheapest proof that the reads will be allowed.
@@ -171,18 +180,42 @@ DeviceIdentity identify_device(const std::string& path, const SysfsRoot& sys) {
   return identity;
 }
 
-std::vector<DatasetFile> list_dataset_files(const std::string& dir) {
-  std::vector<DatasetFile> files;
+namespace {
+
+// Depth first; symlinks to directories are not entered, so the walk always ends.
+void walk_dataset(const fs::path& dir, std::vector<DatasetFile>& files, std::vector<UnreadableDir>* unreadable) {
   std::error_code error;
-  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, error);
-  for (; !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+  fs::directory_iterator it(dir, error);
+  for (; !error && it != fs::directory_iterator(); it.increment(error)) {
     std::error_code entry_error;
-    // Follows a symlink to a file; a loop or dangling link sets entry_error and is left out.
-    if (!it->is_regular_file(entry_error) || entry_error) continue;
-    const auto size = it->file_size(entry_error);
-    if (entry_error) continue;
-    files.push_back({it->path().string(), size});
+    if (it->is_symlink(entry_error)) {
+      // A link to a file is read; a loop or a dangling link is left out.
+      struct stat target {};
+      if (stat(it->path().c_str(), &target) == 0 && S_ISREG(target.st_mode)) {
+        files.push_back({it->path().string(), static_cast<std::uint64_t>(target.st_size),
+                         static_cast<std::uint64_t>(target.st_blocks) * 512});
+      }
+      continue;
+    }
+    if (it->is_directory(entry_error)) {
+      walk_dataset(it->path(), files, unreadable);
+      continue;
+    }
+    struct stat info {};
+    if (lstat(it->path().c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+      files.push_back({it->path().string(), static_cast<std::uint64_t>(info.st_size),
+                       static_cast<std::uint64_t>(info.st_blocks) * 512});
+    }
   }
+  // A folder that cannot be listed (no permission, an I/O error) is named, never skipped silently.
+  if (error && unreadable != nullptr) unreadable->push_back({dir.string(), error.message()});
+}
+
+}  // namespace
+
+std::vector<DatasetFile> list_dataset_files(const std::string& dir, std::vector<UnreadableDir>* unreadable) {
+  std::vector<DatasetFile> files;
+  walk_dataset(dir, files, unreadable);
   std::sort(files.begin(), files.end(),
             [](const DatasetFile& a, const DatasetFile& b) { return a.path < b.path; });
   return files;
@@ -192,22 +225,34 @@ StorageTarget resolve_target(const std::string& path, const SysfsRoot& sys) {
   struct stat info {};
   if (path.empty()) throw UsageError("--path: empty path");
   if (stat(path.c_str(), &info) != 0) throw_usage("stat", path, errno);
+  const std::string shown = "--path " + escape_name(path);
   StorageTarget target;
   target.path = path;
   if (S_ISREG(info.st_mode)) {
     check_readable(path, 0);
     target.kind = TargetKind::file;
     target.size_bytes = static_cast<std::uint64_t>(info.st_size);
+    target.allocated_bytes = static_cast<std::uint64_t>(info.st_blocks) * 512;
+    if (target.size_bytes == 0) throw UsageError(shown + ": an empty file, nothing to read");
   } else if (S_ISDIR(info.st_mode)) {
     check_readable(path, O_DIRECTORY);
     target.kind = TargetKind::directory;
-    target.files = list_dataset_files(path);
-    if (target.files.empty()) {
-      throw UsageError("--path " + path + ": a directory without any regular file to read");
+    target.files = list_dataset_files(path, &target.unreadable_dirs);
+    if (!target.unreadable_dirs.empty() && target.unreadable_dirs.front().path == path) {
+      throw UsageError(shown + ": cannot list it: " + target.unreadable_dirs.front().why);
     }
-    for (const auto& file : target.files) target.size_bytes += file.size;
+    const std::string dirs_note =
+        target.unreadable_dirs.empty()
+            ? ""
+            : " (" + std::to_string(target.unreadable_dirs.size()) + " sub-folders could not be read, first " +
+                  escape_name(target.unreadable_dirs.front().path) + ": " + target.unreadable_dirs.front().why + ")";
+    if (target.files.empty()) throw UsageError(shown + ": a directory without any regular file to read" + dirs_note);
+    for (const auto& file : target.files) {
+      target.size_bytes += file.size;
+      target.allocated_bytes += file.allocated;
+    }
     if (target.size_bytes == 0) {
-      throw UsageError("--path " + path + ": every file in the directory is empty: nothing to read");
+      throw UsageError(shown + ": every file in the directory is empty: nothing to read" + dirs_note);
     }
   } else if (S_ISBLK(info.st_mode)) {
     // Read-only and O_DIRECT, the way the probe will read it; it never writes to a device.
@@ -215,7 +260,7 @@ StorageTarget resolve_target(const std::string& path, const SysfsRoot& sys) {
     target.kind = TargetKind::block_device;
     target.size_bytes = block_device_size(path);
   } else {
-    throw UsageError("--path " + path + ": not a regular file, directory or block device");
+    throw UsageError(shown + ": " + kind_of(info.st_mode) + ", not a regular file, directory or block device");
   }
   target.identity = identify_device(path, sys);
   return target;

@@ -17,6 +17,13 @@ const char* to_string(TargetKind kind);
 struct DatasetFile {
   std::string path;
   std::uint64_t size = 0;
+  std::uint64_t allocated = 0;  // bytes on disk (st_blocks x 512): less than size when sparse
+};
+
+// A sub-folder of a dataset that could not be listed, and why.
+struct UnreadableDir {
+  std::string path;
+  std::string why;
 };
 
 struct DeviceIdentity {
@@ -30,19 +37,23 @@ struct StorageTarget {
   std::string path;
   TargetKind kind = TargetKind::file;
   std::uint64_t size_bytes = 0;      // file or device size; sum of files for a directory
+  std::uint64_t allocated_bytes = 0; // on disk (files and datasets): below size_bytes when sparse
   std::vector<DatasetFile> files;    // directory: every regular file, sorted by path
+  std::vector<UnreadableDir> unreadable_dirs;  // directory: sub-folders that could not be listed
   DeviceIdentity identity;
 };
 
-// Checks and classifies a --path. Throws UsageError, one line naming the path, when it does
-// not exist, cannot be opened for reading, is a directory without files, or is another kind
-// of file (a FIFO, a character device).
+// Checks and classifies a --path. Throws UsageError, one line naming the path (escaped, as
+// core/text_escape.hpp), when it does not exist, cannot be opened for reading, is an empty file,
+// a directory without a non-empty file, or another kind of file (a FIFO, a socket, a character
+// device). `pipecheck run` calls it too, so bad paths are refused before any probe runs.
 StorageTarget resolve_target(const std::string& path, const SysfsRoot& sys);
 
 // Every regular file under `dir`, recursively, sorted. Symlinks to directories are not
 // followed (a symlink loop cannot trap the walk); symlinks to files are read; entries that
-// cannot be examined (a dangling link, a loop, no permission) are left out.
-std::vector<DatasetFile> list_dataset_files(const std::string& dir);
+// cannot be examined (a dangling link, a loop) are left out; sub-folders that cannot be listed
+// (no permission) are added to `unreadable` when given.
+std::vector<DatasetFile> list_dataset_files(const std::string& dir, std::vector<UnreadableDir>* unreadable = nullptr);
 
 // The block device behind `path` (a block device itself, or the filesystem holding a file)
 // and its kind from read_block_devices(sys); network filesystems by statfs magic.

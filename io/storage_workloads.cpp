@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "core/errors.hpp"
+#include "core/text_escape.hpp"
 #include "io/storage_scratch.hpp"
 
 namespace pipecheck {
@@ -160,7 +161,7 @@ bool DatasetWorkload::open_next() {
 std::string DatasetWorkload::where(const ReadRequest& request) const {
   const auto index = static_cast<std::size_t>(request.tag);
   const std::string offset = "at offset " + std::to_string(request.offset);
-  return index < files_.size() ? files_[index].path + " " + offset : offset;
+  return index < files_.size() ? escape_name(files_[index].path) + " " + offset : offset;
 }
 
 bool DatasetWorkload::next(ReadRequest& request) {

@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "core/case_messages.hpp"
 #include "core/probe_main.hpp"
+#include "core/text_escape.hpp"
 #include "kernels/gemm_check.hpp"
 #include "kernels/gemm_runner.hpp"
 #include "kernels/gemm_shapes.hpp"
@@ -112,7 +113,7 @@ std::vector<GemmDtype> chosen_dtypes(const ProbeOptions& options) {
       const std::string name = text.substr(start, end - start);
       const auto dtype = parse_gemm_dtype(name);
       if (!dtype) {
-        throw UsageError("--dtype " + text + ": \"" + name +
+        throw UsageError("--dtype " + shortened(text) + ": \"" + shortened(name) +
                          "\" is not one of fp64, fp32, tf32, fp16, bf16, fp8, int8");
       }
       dtypes.push_back(*dtype);
@@ -169,6 +170,15 @@ std::string register_cases(const ProbeOptions& options) {
 }  // namespace pipecheck
 
 int main(int argc, char** argv) {
-  return pipecheck::run_probe_main(argc, argv, "compute", "pipecheck-gemm", pipecheck::register_cases,
-                                   {"gpus", "shape", "dtype"});
+  const std::vector<pipecheck::ProbeFlag> flags = {
+      pipecheck::gpus_flag(),
+      {"shape", "MxNxK", "a GEMM shape of your model's (repeatable; default: the mode's sweep)",
+       [](const std::string& text) {
+         pipecheck::parse_shape(text);  // its own message, naming the flag
+         return std::string();
+       }},
+      {"dtype", "LIST", "data types, e.g. bf16,fp8 (fp64, fp32, tf32, fp16, bf16, fp8, int8; default all)",
+       pipecheck::some_text()},
+  };
+  return pipecheck::run_probe_main(argc, argv, "compute", "pipecheck-gemm", pipecheck::register_cases, flags);
 }

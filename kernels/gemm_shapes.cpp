@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/text_escape.hpp"
 
 namespace pipecheck {
 
@@ -79,13 +80,13 @@ GemmShape parse_shape(const std::string& text) {
   const auto second = first == std::string::npos ? first : lowered.find('x', first + 1);
   const auto third = second == std::string::npos ? second : lowered.find('x', second + 1);
   if (first == std::string::npos || second == std::string::npos || third != std::string::npos) {
-    throw UsageError("--shape " + text + ": expected MxNxK, e.g. --shape 8192x8192x8192");
+    throw UsageError("--shape " + shortened(text) + ": expected MxNxK, e.g. --shape 8192x8192x8192");
   }
   const auto m = dimension(lowered.substr(0, first));
   const auto n = dimension(lowered.substr(first + 1, second - first - 1));
   const auto k = dimension(lowered.substr(second + 1));
   if (!m || !n || !k) {
-    throw UsageError("--shape " + text +
+    throw UsageError("--shape " + shortened(text) +
                      ": M, N and K must be whole numbers from 1 to 9999999, e.g. 8192x8192x8192");
   }
   return {*m, *n, *k};

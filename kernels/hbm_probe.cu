@@ -101,5 +101,5 @@ std::string register_cases(const ProbeOptions& options) {
 
 int main(int argc, char** argv) {
   return pipecheck::run_probe_main(argc, argv, "memory", "pipecheck-hbm", pipecheck::register_cases,
-                                   {"gpus"});
+                                   {pipecheck::gpus_flag()});
 }

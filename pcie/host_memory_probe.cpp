@@ -157,13 +157,12 @@ std::size_t physical_memory_bytes() {
 // at most a quarter of memory, since memcpy holds two arrays.
 std::size_t buffer_bytes(const ProbeOptions& options) {
   if (const std::string* text = options.last("buffer_mib")) {
-    std::size_t mib = 0;
-    try {
-      mib = std::stoul(*text);
-    } catch (const std::exception&) {
-    }
-    if (mib < 1) {
-      throw UsageError("--pipecheck_buffer_mib=" + *text + ": expected a whole number >= 1");
+    const std::size_t mib = std::stoull(*text);  // checked by kFlags: 1..2^24
+    // memcpy holds two buffers: beyond half the memory it would swap or be killed, not measure.
+    const std::size_t most = physical_memory_bytes() / 2 / kMiB;
+    if (mib > most) {
+      throw UsageError("--pipecheck_buffer_mib=" + *text + ": two buffers of " + *text +
+                       " MiB do not fit in this machine's memory (at most " + std::to_string(most) + ")");
     }
     return mib * kMiB;
   }
@@ -173,6 +172,11 @@ std::size_t buffer_bytes(const ProbeOptions& options) {
   const std::size_t wanted = std::max(floor, 4 * last_level_cache_bytes());
   return std::min(wanted, physical_memory_bytes() / 4);
 }
+
+const std::vector<ProbeFlag> kFlags = {
+    {"pipecheck_buffer_mib", "N", "buffer size in MiB per case (default: 4x the last-level cache, at least 256/1024/4096 by mode)",
+     whole_number(1, 1 << 24)},
+};
 
 std::string register_cases(const ProbeOptions& options) {
   const std::size_t bytes = buffer_bytes(options);
@@ -195,5 +199,5 @@ std::string register_cases(const ProbeOptions& options) {
 
 int main(int argc, char** argv) {
   return pipecheck::run_probe_main(argc, argv, "hostmem", "pipecheck-hostmem",
-                                   pipecheck::register_cases);
+                                   pipecheck::register_cases, pipecheck::kFlags);
 }

@@ -207,5 +207,5 @@ std::string register_cases(const ProbeOptions& options) {
 }  // namespace pipecheck
 
 int main(int argc, char** argv) {
-  return pipecheck::run_probe_main(argc, argv, "pcie", "pipecheck-pcie", pipecheck::register_cases, {"gpus"});
+  return pipecheck::run_probe_main(argc, argv, "pcie", "pipecheck-pcie", pipecheck::register_cases, {pipecheck::gpus_flag()});
 }

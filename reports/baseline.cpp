@@ -1,14 +1,18 @@
 // Loading runs to compare, and recording or checking results/baseline.json.
 #include "reports/baseline.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <map>
 #include <ostream>
 
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
+#include "core/json_field_error.hpp"
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
+#include "core/text_escape.hpp"
 #include "reports/render/compare_text.hpp"
 
 namespace pipecheck {
@@ -23,37 +27,46 @@ json parse_json_file(const fs::path& path) {
   try {
     text = read_file(path);
   } catch (const RunError& error) {
-    throw UsageError(path.string() + ": cannot read: " + error.what());
+    throw UsageError(escape_name(path.string()) + ": cannot read: " + error.what());
   }
   try {
     return json::parse(text);
   } catch (const json::exception& error) {
-    throw UsageError(path.string() + ": not JSON (" + error.what() + ")");
+    throw UsageError(escape_name(path.string()) + ": not JSON (" + error.what() + ")");
   }
 }
 
 // A report of a newer schema than ours is parsed only when forced, read as if it were ours;
 // the version it declared is kept so the mismatch still shows.
-Report parse_report(const json& document, const fs::path& where, bool force) {
-  if (!document.is_object() || document.value("schema", "") != "pipecheck.report") {
-    throw UsageError(where.string() + ": not a pipecheck report (no \"schema\": \"pipecheck.report\")");
+// "; pass --force to try anyway", or nothing when the command has no such flag.
+std::string force_hint(const std::string& force_flag) {
+  return force_flag.empty() ? "" : "; pass " + force_flag + " to try anyway";
+}
+
+// `prefix` names where the report sits in its file ("report" inside a baseline.json).
+Report parse_report(const json& document, const fs::path& where, bool force, const std::string& force_flag,
+                    const std::string& prefix = "") {
+  if (!document.is_object() || !document.contains("schema") || document["schema"] != "pipecheck.report") {
+    throw UsageError(escape_name(where.string()) + ": not a pipecheck report (no \"schema\": \"pipecheck.report\")");
   }
-  const int version = document.value("version", -1);
+  const int version = read_fields(where, document, [](const json& d) { return field_or(d, "version", -1); }, prefix);
   json readable = document;
   if (version > kReportSchemaVersion) {
     if (!force) {
-      throw UsageError(where.string() + ": report schema version " + std::to_string(version) +
+      throw UsageError(escape_name(where.string()) + ": report schema version " + std::to_string(version) +
                        " is newer than this pipecheck reads (" +
-                       std::to_string(kReportSchemaVersion) + "); pass --force to try anyway");
+                       std::to_string(kReportSchemaVersion) + ")" + force_hint(force_flag));
     }
     readable["version"] = kReportSchemaVersion;
   }
   try {
-    Report report = report_from_json(readable);
+    Report report = read_fields(where, readable, [](const json& d) { return report_from_json(d); }, prefix);
     report.version = version;
     return report;
+  } catch (const UsageError&) {
+    throw;
   } catch (const std::exception& error) {
-    throw UsageError(where.string() + ": not a readable pipecheck report: " + error.what());
+    throw UsageError(escape_name(where.string()) + ": not a readable pipecheck report: " + error.what());
   }
 }
 
@@ -96,38 +109,52 @@ json identity_json(const RunIdentity& identity) {
   return document;
 }
 
-RunIdentity identity_beside(const fs::path& report_path, const Report& report) {
+// Only the identity is read, tolerantly; but an inventory of a newer schema is refused as a
+// newer report is (core/outcome.hpp), unless forced.
+RunIdentity identity_beside(const fs::path& report_path, const Report& report, bool force,
+                            const std::string& force_flag) {
   const fs::path inventory_path = report_path.parent_path() / "inventory.json";
   RunIdentity identity;
-  if (fs::exists(inventory_path)) identity = identity_from_json(parse_json_file(inventory_path));
+  if (fs::exists(inventory_path)) {
+    const json inventory = parse_json_file(inventory_path);
+    const int version = read_fields(inventory_path, inventory,
+                                    [](const json& d) { return d.is_object() ? field_or(d, "version", 0) : 0; });
+    if (version > kInventorySchemaVersion && !force) {
+      throw UsageError(escape_name(inventory_path.string()) + ": inventory schema version " + std::to_string(version) +
+                       " is newer than this pipecheck reads (" + std::to_string(kInventorySchemaVersion) + ")" +
+                       force_hint(force_flag));
+    }
+    identity = identity_from_json(inventory);
+  }
   if (identity.hostname.empty()) identity.hostname = report.host;
   return identity;
 }
 
-LoadedRun load_baseline_document(const json& document, const fs::path& path, bool force) {
-  const int version = document.value("version", -1);
+LoadedRun load_baseline_document(const json& document, const fs::path& path, bool force,
+                                 const std::string& force_flag) {
+  const int version = read_fields(path, document, [](const json& d) { return field_or(d, "version", -1); });
   if (version > kBaselineSchemaVersion && !force) {
-    throw UsageError(path.string() + ": baseline format version " + std::to_string(version) +
+    throw UsageError(escape_name(path.string()) + ": baseline format version " + std::to_string(version) +
                      " is newer than this pipecheck reads (" +
-                     std::to_string(kBaselineSchemaVersion) + "); pass --force to try anyway");
+                     std::to_string(kBaselineSchemaVersion) + ")" + force_hint(force_flag));
   }
-  if (!document.contains("report")) throw UsageError(path.string() + ": baseline without a \"report\"");
+  if (!document.contains("report")) throw UsageError(escape_name(path.string()) + ": baseline without a \"report\"");
   LoadedRun run;
   run.source = path;
   run.report_document = document["report"];
-  run.report = parse_report(run.report_document, path, force);
-  run.identity = identity_from_json(document.value("identity", json::object()));
+  run.report = parse_report(run.report_document, path, force, force_flag, "report");
+  run.identity = identity_from_json(document.contains("identity") ? document["identity"] : json::object());
   if (run.identity.hostname.empty()) run.identity.hostname = run.report.host;
   return run;
 }
 
 fs::path report_path_of(const fs::path& path) {
   std::error_code error;
-  if (!fs::exists(path, error)) throw UsageError(path.string() + ": no such file or folder");
+  if (!fs::exists(path, error)) throw UsageError(escape_name(path.string()) + ": no such file or folder");
   if (!fs::is_directory(path, error)) return path;
   const fs::path report = path / "report.json";
   if (!fs::exists(report, error)) {
-    throw UsageError(path.string() + ": no report.json in this folder (not a pipecheck run folder)");
+    throw UsageError(escape_name(path.string()) + ": no report.json in this folder (not a pipecheck run folder)");
   }
   return report;
 }
@@ -194,19 +221,19 @@ std::optional<std::string> identity_difference(const RunIdentity& baseline, cons
   return text;
 }
 
-LoadedRun load_run(const fs::path& path, bool force) {
+LoadedRun load_run(const fs::path& path, bool force, const std::string& force_flag) {
   const fs::path report_path = report_path_of(path);
   const json document = parse_json_file(report_path);
   if (document.is_object() && document.value("schema", "") == "pipecheck.baseline") {
-    LoadedRun run = load_baseline_document(document, report_path, force);
+    LoadedRun run = load_baseline_document(document, report_path, force, force_flag);
     run.source = path;
     return run;
   }
   LoadedRun run;
   run.source = path;
   run.report_document = document;
-  run.report = parse_report(document, report_path, force);
-  run.identity = identity_beside(report_path, run.report);
+  run.report = parse_report(document, report_path, force, force_flag);
+  run.identity = identity_beside(report_path, run.report, force, force_flag);
   return run;
 }
 
@@ -223,12 +250,12 @@ std::optional<std::string> baseline_mismatch(const LoadedRun& baseline, const Lo
                                              const fs::path& baseline_path) {
   // An older baseline is read as its version wrote it and compared; a newer one is not ours to read.
   if (baseline.report.version > current.report.version) {
-    return "baseline " + baseline_path.string() + " holds report schema version " +
+    return "baseline " + escape_name(baseline_path.string()) + " holds report schema version " +
            std::to_string(baseline.report.version) + ", newer than this run's version " +
            std::to_string(current.report.version);
   }
   if (const auto difference = identity_difference(baseline.identity, current.identity)) {
-    return "baseline " + baseline_path.string() + " is from " + *difference;
+    return "baseline " + escape_name(baseline_path.string()) + " is from " + *difference;
   }
   return std::nullopt;
 }
@@ -236,8 +263,8 @@ std::optional<std::string> baseline_mismatch(const LoadedRun& baseline, const Lo
 Comparison compare_runs(const LoadedRun& baseline, const LoadedRun& current,
                         const CompareOptions& options) {
   Comparison comparison = compare_reports(baseline.report, current.report, options);
-  comparison.baseline.source = baseline.source.string();
-  comparison.current.source = current.source.string();
+  comparison.baseline.source = escape_name(baseline.source.string());
+  comparison.current.source = escape_name(current.source.string());
   return comparison;
 }
 
@@ -246,26 +273,52 @@ namespace {
 int record_baseline(const LoadedRun& run, const fs::path& baseline_path, std::ostream& out) {
   std::error_code error;
   if (baseline_path.has_parent_path()) fs::create_directories(baseline_path.parent_path(), error);
-  if (error) throw RunError("create " + baseline_path.parent_path().string() + ": " + error.message());
+  if (error) throw RunError("create " + escape_name(baseline_path.parent_path().string()) + ": " + error.message());
   write_file_atomically(baseline_path, json_text(baseline_document(run, utc_now_iso())) + "\n");
-  out << "baseline: recorded " << baseline_path.string() << " from " << run.source.string()
+  out << "baseline: recorded " << escape_name(baseline_path.string()) << " from " << escape_name(run.source.string())
       << " (" << describe(run.identity) << "); later runs are compared to it\n";
   return 0;
 }
 
 }  // namespace
 
+void check_baseline_path(const fs::path& baseline_path, bool force) {
+  const std::string shown = "--baseline " + escape_name(baseline_path.string());
+  std::error_code error;
+  const fs::file_status status = fs::status(baseline_path, error);
+  if (fs::exists(status)) {
+    if (fs::is_directory(status)) throw UsageError(shown + ": a folder, not a baseline file");
+    try {
+      load_run(baseline_path, force, "--force-baseline");
+    } catch (const UsageError& refused) {
+      throw UsageError(shown + ": " + refused.what());
+    }
+    return;
+  }
+  // It will be created: the nearest existing folder above it must let us create in it.
+  fs::path folder = baseline_path.has_parent_path() ? baseline_path.parent_path() : fs::path(".");
+  while (!fs::exists(fs::symlink_status(folder, error)) && folder.has_parent_path() && folder != folder.parent_path()) {
+    folder = folder.parent_path();
+  }
+  if (!fs::is_directory(folder, error)) {
+    throw UsageError(shown + ": cannot be created: " + escape_name(folder.string()) + " is not a folder");
+  }
+  if (access(folder.c_str(), W_OK | X_OK) != 0) {
+    throw UsageError(errno_message(shown + ": cannot be created in", folder.string(), errno));
+  }
+}
+
 int record_or_compare_baseline(const fs::path& run_folder, const fs::path& baseline_path,
                                bool force, std::ostream& out, std::ostream& err,
-                               const CompareOptions& options) {
+                               const CompareOptions& options, const std::string& force_flag) {
   try {
     const LoadedRun current = load_run(run_folder);
     if (!fs::exists(baseline_path)) return record_baseline(current, baseline_path, out);
-    const LoadedRun baseline = load_run(baseline_path, force);
+    const LoadedRun baseline = load_run(baseline_path, force, force_flag);
     const auto mismatch = baseline_mismatch(baseline, current, baseline_path);
     if (mismatch && !force) {
       err << "pipecheck: " << *mismatch
-          << "; delete it to record a new baseline, or pass --force to compare anyway\n";
+          << "; delete it to record a new baseline, or pass " << force_flag << " to compare anyway\n";
       return 2;
     }
     CompareOptions forced = options;
@@ -274,7 +327,7 @@ int record_or_compare_baseline(const fs::path& run_folder, const fs::path& basel
     if (mismatch) comparison.notes.insert(comparison.notes.begin(), "forced: " + *mismatch);
     if (baseline.report.version < current.report.version) {
       comparison.notes.insert(comparison.notes.begin(),
-                              "baseline " + baseline_path.string() + " holds report schema version " +
+                              "baseline " + escape_name(baseline_path.string()) + " holds report schema version " +
                                   std::to_string(baseline.report.version) + ", older than this run's " +
                                   std::to_string(current.report.version) + ": compared, fields added later read as absent");
     }

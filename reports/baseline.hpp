@@ -49,8 +49,10 @@ struct LoadedRun {
 // `path` is a run folder (report.json, inventory.json beside it), a report.json file or a
 // baseline.json. Only the identity is read from inventory.json (hostname, gpus[].pci_bdf, uuid,
 // name, cuda_index), so an inventory of another version still identifies its machine. Throws UsageError naming the path when it is missing or not a report. A report
-// of a newer schema version than this pipecheck reads is refused unless force.
-LoadedRun load_run(const std::filesystem::path& path, bool force = false);
+// of a newer schema version than this pipecheck reads is refused unless force; the refusal
+// names `force_flag`, the calling command's flag that forces it ("" when it has none).
+LoadedRun load_run(const std::filesystem::path& path, bool force = false,
+                   const std::string& force_flag = "--force");
 
 // The baseline document: {"schema": "pipecheck.baseline", "identity", "source", "report"}.
 nlohmann::json baseline_document(const LoadedRun& run, const std::string& recorded_utc);
@@ -66,12 +68,19 @@ Comparison compare_runs(const LoadedRun& baseline, const LoadedRun& current,
 // The step at the end of `pipecheck run --baseline FILE` (`make bench`): when FILE does not
 // exist, record this run as the baseline (atomically) and say so; otherwise compare this run to
 // it and print the comparison. Returns 0 (recorded, or no regression), 1 (a regression beyond
-// noise), 2 (the baseline is unreadable or refused; one line on err), 4 (a change as large as a
-// regression that noise or busy conditions could explain). `force` also compares busy probes. Throws RunError when the
+// noise), 2 (the baseline is unreadable or refused; one line on err, naming `force_flag`, the
+// flag of the command that overrides a refusal), 4 (a change as large as a regression that noise
+// or busy conditions could explain). `force` also compares busy probes. Throws RunError when the
 // baseline cannot be written.
 int record_or_compare_baseline(const std::filesystem::path& run_folder,
                                const std::filesystem::path& baseline_path, bool force,
                                std::ostream& out, std::ostream& err,
-                               const CompareOptions& options = {});
+                               const CompareOptions& options = {},
+                               const std::string& force_flag = "--force-baseline");
+
+// Before a run: a --baseline that exists must be a readable baseline (or report), and one that
+// does not must be creatable (its nearest existing folder writable), so a bad --baseline is
+// found before any probe runs. Throws UsageError naming it.
+void check_baseline_path(const std::filesystem::path& baseline_path, bool force);
 
 }  // namespace pipecheck

@@ -310,6 +310,27 @@ std::vector<Finding> bad_dataset_files(const Report& report, const Inventory&) {
                             "): the read figures leave them out",
                         {m->key}});
   }
+  std::set<std::string> folders;
+  for (const Measurement* m : measurements_of(report, "storage")) {
+    if (int_param(m->params, "dirs_unreadable", 0) == 0 || !folders.insert(param(*m, "path")).second) continue;
+    findings.push_back({Verdict::warn, "storage",
+                        param(*m, "dirs_unreadable") + " sub-folder(s) of " + param(*m, "path") +
+                            " could not be read and were left out (first: " + param(*m, "first_unreadable_dir") +
+                            "): the read figures leave out their files",
+                        {m->key}});
+  }
+  return findings;
+}
+
+// What a storage target made of its figures (core of the note: a file smaller than one queue's
+// span, a sparse file whose holes never touch the disk): once per target.
+std::vector<Finding> storage_target_notes(const Report& report, const Inventory&) {
+  std::vector<Finding> findings;
+  std::set<std::string> targets;
+  for (const Measurement* m : measurements_of(report, "storage")) {
+    if (param(*m, "note").empty() || !targets.insert(param(*m, "path")).second) continue;
+    findings.push_back({Verdict::warn, "storage", param(*m, "path") + ": " + param(*m, "note"), {m->key}});
+  }
   return findings;
 }
 
@@ -362,6 +383,7 @@ const std::vector<FindingRuleEntry>& finding_rules() {
       {"gpu_decode_vs_cpu", gpu_decode_vs_cpu},
       {"single_thread_memcpy", single_thread_memcpy},
       {"bad_dataset_files", bad_dataset_files},
+      {"storage_target_notes", storage_target_notes},
   };
   return rules;
 }

@@ -11,6 +11,9 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/file_io.hpp"
+#include "core/nearest_name.hpp"
+#include "core/text_escape.hpp"
 
 namespace pipecheck {
 
@@ -30,37 +33,11 @@ const ProfileKeySpec* find_key(const std::string& name) {
   return nullptr;
 }
 
-// Edit distance where swapping two neighbours counts as one edit ("bf61" for "bf16").
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  const std::size_t n = a.size(), m = b.size();
-  std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
-  for (std::size_t i = 0; i <= n; ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= m; ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= n; ++i) {
-    for (std::size_t j = 1; j <= m; ++j) {
-      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[n][m];
-}
-
 // The nearest known key, when it is near enough to be what was meant.
 std::string suggestion_for(const std::string& key) {
-  std::string best;
-  std::size_t best_distance = std::string::npos;
-  for (const auto& spec : profile_keys()) {
-    const std::size_t distance = edit_distance(key, spec.name);
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = spec.name;
-    }
-  }
-  const std::size_t allowed = std::max<std::size_t>(3, key.size() / 4);
-  return best_distance <= allowed ? best : "";
+  std::vector<std::string> names;
+  for (const auto& spec : profile_keys()) names.push_back(spec.name);
+  return nearest_name(key, names);
 }
 
 // A figure: digits with an optional fraction and an optional trailing '%'.
@@ -193,16 +170,13 @@ const Profile& default_profile() {
 }
 
 Profile load_profile(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    const int error = errno;
-    throw UsageError("profile " + path.string() + ": cannot read: " +
-                     (error ? std::strerror(error) : "open failed"));
+  std::string text;
+  try {
+    text = read_file(path);  // refuses a FIFO or a device: never hangs
+  } catch (const RunError& error) {
+    throw UsageError("profile " + escape_name(path.string()) + ": cannot read: " + error.what());
   }
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) throw UsageError("profile " + path.string() + ": cannot read");
-  return parse_profile(text.str(), path.string(), default_profile());
+  return parse_profile(text, escape_name(path.string()), default_profile());
 }
 
 }  // namespace pipecheck

@@ -8,7 +8,9 @@
 #include <map>
 #include <stdexcept>
 
+#include "core/json_field_error.hpp"
 #include "core/json_records.hpp"
+#include "core/text_escape.hpp"
 #include "reports/ceilings.hpp"
 #include "reports/scaling_pairs.hpp"
 
@@ -199,9 +201,9 @@ json optional_number(const std::optional<double>& value) {
 }
 
 Verdict verdict_from(const json& j, const char* key) {
-  const std::string text = j.at(key).get<std::string>();
+  const std::string text = field<std::string>(j, key);
   const auto verdict = parse_verdict(text);
-  if (!verdict) throw std::runtime_error(std::string("\"") + key + "\": unknown verdict '" + text + "'");
+  if (!verdict) throw FieldError(std::string("\"") + key + "\": unknown verdict '" + printable_text(text) + "'");
   return *verdict;
 }
 
@@ -215,13 +217,13 @@ void to_json(json& j, const Judgement& judgement) {
 }
 
 void from_json(const json& j, Judgement& judgement) {
-  judgement.subject = j.at("subject").get<std::string>();
-  judgement.stage = j.value("stage", "");
-  judgement.what = j.value("what", "");
+  judgement.subject = field<std::string>(j, "subject");
+  judgement.stage = field_or(j, "stage", "");
+  judgement.what = field_or(j, "what", "");
   judgement.verdict = verdict_from(j, "verdict");
-  judgement.rule = j.value("rule", "");
-  judgement.explanation = j.value("explanation", "");
-  judgement.probe_failed = j.value("probe_failed", false);
+  judgement.rule = field_or(j, "rule", "");
+  judgement.explanation = field_or(j, "explanation", "");
+  judgement.probe_failed = field_or(j, "probe_failed", false);
 }
 
 void to_json(json& j, const Finding& finding) {
@@ -233,9 +235,9 @@ void to_json(json& j, const Finding& finding) {
 
 void from_json(const json& j, Finding& finding) {
   finding.severity = verdict_from(j, "severity");
-  finding.stage = j.value("stage", "");
-  finding.text = j.at("text").get<std::string>();
-  finding.evidence = j.value("evidence", std::vector<std::string>{});
+  finding.stage = field_or(j, "stage", "");
+  finding.text = field<std::string>(j, "text");
+  finding.evidence = field_or(j, "evidence", std::vector<std::string>{});
 }
 
 void to_json(json& j, const BudgetStage& stage) {
@@ -245,10 +247,10 @@ void to_json(json& j, const BudgetStage& stage) {
 }
 
 void from_json(const json& j, BudgetStage& stage) {
-  stage.stage = j.at("stage").get<std::string>();
-  const json& rate = j.at("samples_per_second");
-  stage.samples_per_second = rate.is_null() ? std::nullopt : std::optional<double>(rate.get<double>());
-  stage.derivation = j.value("derivation", "");
+  stage.stage = field<std::string>(j, "stage");
+  member(j, "samples_per_second");  // required, though it may be null
+  optional_field(j, "samples_per_second", stage.samples_per_second);
+  stage.derivation = field_or(j, "derivation", "");
 }
 
 void to_json(json& j, const PipelineBudget& budget) {
@@ -259,10 +261,10 @@ void to_json(json& j, const PipelineBudget& budget) {
 }
 
 void from_json(const json& j, PipelineBudget& budget) {
-  budget.workload = j.value("workload", "");
-  budget.stages = j.at("stages").get<std::vector<BudgetStage>>();
-  budget.bounding_stage = j.value("bounding_stage", "");
-  budget.explanation = j.value("explanation", "");
+  budget.workload = field_or(j, "workload", "");
+  budget.stages = list_field<BudgetStage>(j, "stages");
+  budget.bounding_stage = field_or(j, "bounding_stage", "");
+  budget.explanation = field_or(j, "explanation", "");
 }
 
 const GpuInfo* find_gpu(const Measurement& measurement, const Inventory& inventory) {
@@ -298,14 +300,15 @@ json quiet_check_json(const std::optional<QuietCheck>& check) {
 }
 
 std::optional<QuietCheck> quiet_check_from(const json& document) {
-  if (!document.contains("quiet_check") || !document["quiet_check"].is_object()) return std::nullopt;
-  const json& j = document["quiet_check"];
-  QuietCheck check;
-  check.conditions = j.get<RunConditions>();
-  check.threshold_percent = j.value("threshold_percent", 20.0);
-  check.quiet = j.value("quiet", true);
-  check.waited_seconds = j.value("waited_seconds", 0.0);
-  return check;
+  if (!document.contains("quiet_check") || document["quiet_check"].is_null()) return std::nullopt;
+  return in_field(document, "quiet_check", [](const json& j) {
+    QuietCheck check;
+    check.conditions = j.get<RunConditions>();
+    check.threshold_percent = field_or(j, "threshold_percent", 20.0);
+    check.quiet = field_or(j, "quiet", true);
+    check.waited_seconds = field_or(j, "waited_seconds", 0.0);
+    return check;
+  });
 }
 
 }  // namespace
@@ -338,39 +341,36 @@ json report_to_json(const Report& report) {
 }
 
 Report report_from_json(const json& document) {
-  if (!document.is_object() || document.value("schema", "") != "pipecheck.report") {
+  if (!document.is_object() || field_or(document, "schema", "") != "pipecheck.report") {
     throw std::runtime_error("not a pipecheck report (no \"schema\": \"pipecheck.report\")");
   }
   Report report;
-  report.version = document.at("version").get<int>();
+  report.version = field<int>(document, "version");
   check_schema_version("report.json", report.version, kReportSchemaVersion);
-  report.pipecheck_version = document.value("pipecheck_version", "");
-  report.host = document.value("host", "");
-  report.started_utc = document.value("started_utc", "");
-  report.finished_utc = document.value("finished_utc", "");
-  report.mode = document.value("mode", "");
-  for (const auto& entry : document.at("probes")) report.probes.push_back(entry.get<ProbeOutcome>());
+  report.pipecheck_version = field_or(document, "pipecheck_version", "");
+  report.host = field_or(document, "host", "");
+  report.started_utc = field_or(document, "started_utc", "");
+  report.finished_utc = field_or(document, "finished_utc", "");
+  report.mode = field_or(document, "mode", "");
+  report.probes = list_field<ProbeOutcome>(document, "probes");
   report.quiet_check = quiet_check_from(document);
-  for (const auto& entry : document.at("measurements")) {
-    const std::string probe = entry.at("probe").get<std::string>();
+  for_each_element(document, "measurements", [&](const json& entry) {
+    const std::string probe = field<std::string>(entry, "probe");
     auto owner = std::find_if(report.probes.begin(), report.probes.end(),
                               [&](const ProbeOutcome& p) { return p.probe == probe; });
-    if (owner == report.probes.end()) {
-      throw std::runtime_error("measurement " + entry.value("key", "?") + " names unknown probe " +
-                               probe);
-    }
+    if (owner == report.probes.end()) throw FieldError("names unknown probe \"" + printable_text(probe) + "\"");
     owner->measurements.push_back(entry.get<Measurement>());
-  }
+  });
   // Reports written before the judge existed have none of these: they read as not judged.
   if (document.contains("overall")) report.judged.overall = verdict_from(document, "overall");
   if (document.contains("verdicts")) {
-    report.judged.judgements = document.at("verdicts").get<std::vector<Judgement>>();
+    report.judged.judgements = list_field<Judgement>(document, "verdicts");
   }
   if (document.contains("findings")) {
-    report.judged.findings = document.at("findings").get<std::vector<Finding>>();
+    report.judged.findings = list_field<Finding>(document, "findings");
   }
   if (document.contains("budget") && !document.at("budget").is_null()) {
-    report.judged.budget = document.at("budget").get<PipelineBudget>();
+    report.judged.budget = field<PipelineBudget>(document, "budget");
   }
   return report;
 }

@@ -24,8 +24,35 @@ TEST(AppendLog, WritesTheFirstLineThenEachAppend) {
     log.append("3,4\n5,6\n");
     EXPECT_EQ(read_file(dir / "x.csv"), "a,b\n1,2\n3,4\n5,6\n");  // before close: nothing buffered
   }
-  AppendLog again(dir / "x.csv", "c");  // a new record truncates the old one
-  EXPECT_EQ(read_file(dir / "x.csv"), "c\n");
+  // A record is a file this process creates: an existing one is refused, never truncated.
+  try {
+    AppendLog again(dir / "x.csv", "c");
+    ADD_FAILURE() << "an existing file was reused";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("x.csv: already exists"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(read_file(dir / "x.csv"), "a,b\n1,2\n3,4\n5,6\n");
+  fs::remove_all(dir);
+}
+
+TEST(AppendLog, NeverWritesThroughALinkPlacedAtItsName) {
+  const fs::path dir = fs::temp_directory_path() / ("pipecheck-appendlog-link-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string user_data(1 << 20, 'u');
+  write_file_atomically(dir / "user-file", user_data);
+  for (const char* name : {"telemetry.csv", "watch.csv"}) {
+    fs::create_symlink(dir / "user-file", dir / name);
+    try {
+      AppendLog log(dir / name, "header");
+      ADD_FAILURE() << name << ": a link was followed";
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find("is a symbolic link"), std::string::npos) << e.what();
+    }
+    fs::create_hard_link(dir / "user-file", dir / (std::string(name) + ".hard"));
+    EXPECT_THROW(AppendLog(dir / (std::string(name) + ".hard"), "header"), std::exception);
+  }
+  EXPECT_EQ(read_file(dir / "user-file"), user_data);  // the link's target untouched
   fs::remove_all(dir);
 }
 

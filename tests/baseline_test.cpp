@@ -11,6 +11,7 @@
 
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
+#include "core/outcome.hpp"
 
 namespace pipecheck {
 namespace {
@@ -96,9 +97,65 @@ TEST_F(BaselineTest, AnotherHostIsRefusedNamingBoth) {
   EXPECT_NE(err.find(baseline_.string()), std::string::npos) << err;
   EXPECT_NE(err.find("host 'node-a'"), std::string::npos) << err;
   EXPECT_NE(err.find("host 'node-b'"), std::string::npos) << err;
-  EXPECT_NE(err.find("--force"), std::string::npos) << err;
+  // `run` has --force-baseline, not --force: the message names the flag that exists.
+  EXPECT_NE(err.find("pass --force-baseline to compare anyway"), std::string::npos) << err;
   EXPECT_EQ(out_.str(), "");
   EXPECT_EQ(read_file(baseline_), recorded);
+}
+
+TEST_F(BaselineTest, NewerSchemaRefusalNamesRunsFlag) {
+  fs::create_directories(baseline_.parent_path());
+  fs::copy_file(kData / "recorded_baseline_v3.json", baseline_);
+  EXPECT_EQ(step("baseline"), 2);
+  EXPECT_NE(err_.str().find("pass --force-baseline to try anyway"), std::string::npos) << err_.str();
+}
+
+TEST_F(BaselineTest, BadBaselinePathIsFoundBeforeTheRun) {
+  write_file_atomically(dir_ / "a-file", "x");
+  try {
+    check_baseline_path(dir_ / "a-file" / "results" / "baseline.json", false);
+    ADD_FAILURE() << "a baseline under a regular file was accepted";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("cannot be created"), std::string::npos) << error.what();
+  }
+  write_file_atomically(dir_ / "garbage.json", "{ not json");
+  EXPECT_THROW(check_baseline_path(dir_ / "garbage.json", false), UsageError);
+  EXPECT_THROW(check_baseline_path(dir_, false), UsageError);  // a folder
+  EXPECT_NO_THROW(check_baseline_path(dir_ / "new" / "deeper" / "baseline.json", false));
+  EXPECT_FALSE(fs::exists(dir_ / "new")) << "a check creates nothing";
+  EXPECT_NO_THROW(check_baseline_path(kData / "recorded_baseline.json", false));
+}
+
+TEST_F(BaselineTest, NewerInventoryBesideAReportIsRefusedUnlessForced) {
+  fs::create_directories(dir_ / "run");
+  fs::copy_file(kData / "baseline" / "report.json", dir_ / "run" / "report.json");
+  nlohmann::json inventory = nlohmann::json::parse(read_file(kData / "baseline" / "inventory.json"));
+  inventory["version"] = 9;
+  write_file_atomically(dir_ / "run" / "inventory.json", inventory.dump());
+  try {
+    load_run(dir_ / "run");
+    ADD_FAILURE() << "an inventory of schema version 9 was read";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("inventory.json: inventory schema version 9 is newer than this pipecheck "
+                                              "reads (" + std::to_string(kInventorySchemaVersion) +
+                                              "); pass --force to try anyway"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(load_run(dir_ / "run", true).identity.hostname, "node-a");
+}
+
+TEST_F(BaselineTest, WronglyTypedFieldNamesTheFileAndTheField) {
+  nlohmann::json baseline = nlohmann::json::parse(read_file(kData / "recorded_baseline.json"));
+  baseline["report"]["measurements"][0]["stats"]["median"] = "fast";
+  write_file_atomically(dir_ / "typed.json", baseline.dump());
+  try {
+    load_run(dir_ / "typed.json");
+    FAIL() << "a string median was read";
+  } catch (const UsageError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              (dir_ / "typed.json").string() + ": report.measurements[0].stats.median: expected a number, found \"fast\"");
+  }
 }
 
 TEST_F(BaselineTest, AnotherHostComparedWhenForced) {

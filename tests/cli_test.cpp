@@ -1,7 +1,9 @@
 // The `pipecheck` binary as a user runs it: bad input gives one line and exit code 2.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -66,6 +68,101 @@ TEST(Cli, InventoryJsonIsJson) {
   const CliRun run = run_pipecheck({"inventory", "--json"});
   ASSERT_TRUE(run.process.ok()) << run.err;
   EXPECT_NE(run.out.find("\"schema\": \"pipecheck.inventory\""), std::string::npos);
+}
+
+TEST(Cli, HugeNumbersInMessagesAreShortened) {
+  // CLI11's range check printed 1.8e308 in full: a 309-digit line.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "--timeout", "-5"}, {"run", "--timeout", std::string(400, '9')},
+        {"compare", "--threshold", "-1", "a", "b"}, {"compare", "--tolerance", "-1e400", "--fleet", "a"},
+        {"stress", "--matrix", std::string(309, '9')}}) {
+    const CliRun run = run_pipecheck(args);
+    expect_usage_error(run, "--");
+    EXPECT_LT(run.err.size(), 200u) << run.err;
+  }
+}
+
+TEST(Cli, FullOrClosedStdoutIsAnErrorNotSilence) {
+  ProcessSpec spec;
+  spec.argv = {std::string(PIPECHECK_BIN_DIR) + "/pipecheck", "inventory", "--json"};
+  spec.stdout_path = "/dev/full";
+  const fs::path err = fs::temp_directory_path() / ("pipecheck-cli-full-" + std::to_string(getpid()));
+  spec.stderr_path = err;
+  spec.time_limit = std::chrono::seconds(60);
+  const ProcessResult full = run_process(spec);
+  const std::string text = read_file(err);
+  fs::remove(err);
+  EXPECT_EQ(full.ending, ProcessResult::Ending::exited);
+  EXPECT_EQ(full.exit_code, 3) << text;
+  EXPECT_NE(text.find("pipecheck: cannot write standard output: No space left on device"), std::string::npos) << text;
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
+  // A closed stdout (`>&-`): the shell runs it with fd 1 closed.
+  spec.argv = {"/bin/sh", "-c", "exec \"$0\" inventory --json >&-", std::string(PIPECHECK_BIN_DIR) + "/pipecheck"};
+  spec.stdout_path = err.string() + ".out";
+  const ProcessResult closed = run_process(spec);
+  const std::string closed_text = read_file(err);
+  fs::remove(err);
+  fs::remove(spec.stdout_path);
+  EXPECT_NE(closed.exit_code, 0) << closed_text;
+  EXPECT_NE(closed_text.find("cannot write standard output"), std::string::npos) << closed_text;
+}
+
+// Files named with bytes that are not UTF-8 (0xff, Latin-1 0xe9) or control characters (ESC,
+// 0x01), in a dataset, as the dataset's folder and as --path: the stage runs, report.json is
+// valid JSON holding the names escaped, and no raw escape reaches the terminal.
+TEST(Cli, OddFileNamesNeverCostTheStorageStage) {
+  const fs::path dir = fs::temp_directory_path() / ("pipecheck-cli-names-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  const fs::path dataset = dir / "data\xff\x1b[31m";
+  fs::create_directories(dataset / "caf\xe9");
+  write_file_atomically(dataset / "caf\xe9" / "a\x01.bin", std::string(300000, 'a'));
+  write_file_atomically(dataset / "\x1b]0;pwned\x07.bin", std::string(200000, 'b'));
+  write_file_atomically(dataset / "plain.bin", std::string(100000, 'c'));
+  const fs::path file = dir / "single\xe9\x1b.bin";
+  write_file_atomically(file, std::string(4 << 20, 'd'));
+  const CliRun run = run_pipecheck({"run", "--quick", "--only", "storage", "--no-color", "--out", (dir / "out").string(),
+                                    "--path", dataset.string(), "--path", file.string()});
+  EXPECT_LE(run.process.exit_code, 1) << run.err;
+  EXPECT_EQ(run.err.find('\x1b'), std::string::npos) << "a raw ESC reached the terminal";
+  EXPECT_EQ(run.out.find('\x1b'), std::string::npos) << "a raw ESC reached the terminal";
+  fs::path folder;
+  for (const auto& entry : fs::directory_iterator(dir / "out")) folder = entry.path();
+  const std::string text = read_file(folder / "report.json");
+  const auto report = nlohmann::json::parse(text);
+  ASSERT_EQ(report["probes"][0]["status"], "ok") << report["probes"][0].dump();
+  EXPECT_NE(text.find("data\\\\xff\\\\x1b[31m"), std::string::npos) << "the folder's name, escaped";
+  EXPECT_NE(text.find("single\\\\xe9\\\\x1b.bin"), std::string::npos) << "the file's name, escaped";
+  fs::remove_all(dir);
+}
+
+TEST(Cli, BadRunInputIsRefusedBeforeAnyProbeRuns) {
+  const fs::path dir = fs::temp_directory_path() / ("pipecheck-cli-input-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "empty-folder" / "sub");
+  fs::create_directories(dir / "no-jpegs");
+  write_file_atomically(dir / "no-jpegs" / "notes.txt", "x");
+  write_file_atomically(dir / "empty-file", "");
+  write_file_atomically(dir / "a-file", "x");
+  ASSERT_EQ(mkfifo((dir / "fifo").c_str(), 0600), 0);
+  const std::string out = (dir / "out").string();
+  const struct {
+    std::vector<std::string> args;
+    std::string names;
+  } cases[] = {
+      {{"--path", (dir / "fifo").string()}, "a FIFO"},
+      {{"--path", (dir / "empty-file").string()}, "an empty file"},
+      {{"--path", (dir / "empty-folder").string()}, "without any regular file"},
+      {{"--images", (dir / "no-jpegs").string()}, "no .jpg/.jpeg files found"},
+      {{"--baseline", (dir / "a-file" / "baseline.json").string()}, "cannot be created"},
+      {{"--baseline", (dir / "a-file").string()}, "not JSON"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"run", "--quick", "--only", "storage", "decode", "--out", out};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    expect_usage_error(run_pipecheck(args), c.names);
+    EXPECT_FALSE(fs::exists(out)) << "something was written for " << c.args[1];
+  }
+  fs::remove_all(dir);
 }
 
 // A recorded tree is a recorded machine: nothing of the host running pipecheck appears in what

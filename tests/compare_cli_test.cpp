@@ -106,10 +106,29 @@ TEST(CompareCli, OlderVersionsAreComparedNewerNeedForce) {
       << forced.out;
 }
 
-TEST(CompareCli, AnotherHostIsComparedWithANote) {
-  const auto run = compare({kData + "baseline", kData + "other_host"});
+TEST(CompareCli, AnotherHostIsRefusedUnlessForced) {
+  // As the README says: a baseline of another machine is refused unless --force.
+  expect_bad_input(compare({kData + "baseline", kData + "other_host"}), "are runs of different machines");
+  const auto refused = compare({kData + "baseline", kData + "other_host"});
+  EXPECT_NE(refused.err.find("pass --force to compare anyway"), std::string::npos) << refused.err;
+  expect_bad_input(compare({kData + "baseline", kData + "swapped_gpu"}), "different machines");
+  const auto forced = compare({kData + "baseline", kData + "other_host", "--force"});
+  EXPECT_EQ(forced.code, 0) << forced.err;
+  EXPECT_NE(forced.out.find("different hosts: node-a (baseline) and node-b"), std::string::npos) << forced.out;
+}
+
+TEST(CompareCli, FolderNamesAreEscapedInTheOutput) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("pipecheck-compare-names-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  const fs::path odd = dir / "run\x1b[31m\xff";
+  fs::create_directories(odd);
+  for (const char* name : {"report.json", "inventory.json"}) fs::copy_file(fs::path(kData) / "baseline" / name, odd / name);
+  const auto run = compare({odd.string(), kData + "within_noise"});
+  fs::remove_all(dir);
   EXPECT_EQ(run.code, 0) << run.err;
-  EXPECT_NE(run.out.find("different hosts: node-a (baseline) and node-b"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find('\x1b'), std::string::npos) << "a raw ESC reached the terminal";
+  EXPECT_NE(run.out.find("run\\x1b[31m\\xff"), std::string::npos) << run.out;
 }
 
 TEST(CompareCli, FleetNamesOutliersAndExitsOne) {

@@ -43,7 +43,7 @@ TEST(Findings, EveryRuleIsInTheTableOnce) {
   for (const auto& entry : finding_rules()) names.push_back(entry.name);
   for (const char* name : {"crashed_probe", "downtrained_gpu_link", "pageable_vs_pinned", "remote_numa_copies",
                            "slow_random_reads", "virtual_disk", "progressive_jpeg", "poor_decode_scaling",
-                           "gpu_decode_vs_cpu", "single_thread_memcpy", "bad_dataset_files"}) {
+                           "gpu_decode_vs_cpu", "single_thread_memcpy", "bad_dataset_files", "storage_target_notes"}) {
     EXPECT_EQ(std::count(names.begin(), names.end(), name), 1) << name;
   }
 }
@@ -215,6 +215,27 @@ TEST(Findings, BadDatasetFilesOncePerDataset) {
   EXPECT_TRUE(run_rule("bad_dataset_files", report_of({measure("decode/full/threads:1", "decode", 80, "images/s",
                                                                {{"corpus", "generated"}, {"bad_files", "0"}})}))
                   .empty());
+}
+
+TEST(Findings, StorageNotesAndUnreadableFoldersAreSaidOncePerTarget) {
+  const Measurement sparse = measure("storage/seq_read/vda", "storage", 14, "GB/s",
+                                     {{"path", "/data/big.bin"},
+                                      {"note", "a sparse file: 99% of its 102400 MiB are holes, which read as zeros "
+                                               "without touching the disk, so the figures are not the device's"}});
+  const Measurement locked = measure("storage/dataset_read/vda", "storage", 1.2, "GB/s",
+                                     {{"path", "/data/train"}, {"dirs_unreadable", "2"},
+                                      {"first_unreadable_dir", "/data/train/locked: Permission denied"}});
+  Report report = report_of({});
+  report.probes.push_back({"pipecheck-storage", "storage", ProbeStatus::ok, "", 1, {sparse, sparse, locked}, {}});
+  const auto notes = run_rule("storage_target_notes", report);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].severity, Verdict::warn);
+  EXPECT_EQ(notes[0].text.rfind("/data/big.bin: a sparse file: 99%", 0), 0u) << notes[0].text;
+  const auto folders = run_rule("bad_dataset_files", report);
+  ASSERT_EQ(folders.size(), 1u);
+  EXPECT_EQ(folders[0].text,
+            "2 sub-folder(s) of /data/train could not be read and were left out (first: /data/train/locked: "
+            "Permission denied): the read figures leave out their files");
 }
 
 TEST(Findings, HealthyReportHasNone) {

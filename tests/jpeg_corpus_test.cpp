@@ -12,6 +12,8 @@
 
 #include "core/errors.hpp"
 
+#include "as_nobody.hpp"
+
 namespace pipecheck {
 namespace {
 
@@ -128,6 +130,32 @@ TEST(JpegCorpus, UnreadableSubdirectoriesAreNamed) {
   ASSERT_EQ(corpus.bad_files.size(), 1u);
   EXPECT_EQ(corpus.bad_files[0].name, "locked/");
   EXPECT_EQ(corpus.bad_files[0].reason.rfind("unreadable directory: ", 0), 0u) << corpus.bad_files[0].reason;
+}
+
+// "2 of 2 files read" when one could not be read: only the files read count.
+TEST(JpegCorpus, DescriptionCountsOnlyTheFilesRead) {
+  ScratchDir dir("unreadable-file");
+  fs::permissions(dir.path, fs::perms::owner_all | fs::perms::others_read | fs::perms::others_exec);
+  write_bytes(dir.path / "a.jpg", small_jpeg(16, 16, TJSAMP_420, false));
+  write_bytes(dir.path / "b.jpg", small_jpeg(16, 16, TJSAMP_420, false));
+  fs::permissions(dir.path / "a.jpg", fs::perms::owner_read | fs::perms::others_read);
+  fs::permissions(dir.path / "b.jpg", fs::perms::owner_read);  // root's only
+  const auto description = test::as_nobody([&] { return load_jpeg_directory(dir.path, 10).description; });
+  ASSERT_TRUE(description.has_value()) << "could not run as nobody";
+  EXPECT_EQ(*description, "dataset " + dir.path.string() + ": 1 of 2 JPEG files read into memory (1 could not be read)");
+}
+
+TEST(JpegCorpus, OddNamesAreEscapedOnce) {
+  ScratchDir dir("odd");
+  const fs::path root = dir.path / "set\xff\x1b";
+  write_bytes(root / "caf\xe9.jpg", small_jpeg(16, 16, TJSAMP_420, false));
+  write_bytes(root / "bad\x01.jpg", {0xff, 0xd8, 0x00});
+  const JpegCorpus corpus = load_jpeg_directory(root, 10);
+  EXPECT_EQ(corpus.source, dir.path.string() + "/set\\xff\\x1b");
+  ASSERT_EQ(corpus.bad_files.size(), 1u);
+  EXPECT_EQ(corpus.bad_files[0].name, "bad\\x01.jpg");
+  ASSERT_EQ(corpus.images.size(), 1u);
+  EXPECT_EQ(corpus.images[0].name, "caf\\xe9.jpg");
 }
 
 TEST(JpegCorpus, LoadsDatasetWithSubdirectoriesLoopAndBadFiles) {

@@ -191,10 +191,10 @@ TEST(JpegProbe, BadInputIsOneLineAndExitCode2) {
       {{"--size", "20x"}, "--size 20x"},
       {{"--size", "60000x60000"}, "--size 60000x60000: more than 268435456 pixels"},  // 10 GB as RGB
       {{"--train-size", "big"}, "--train-size big"},
-      {{"--quality", "101"}, "--quality 101"},
+      {{"--quality", "101"}, "--quality=101: expected a whole number from 1 to 100"},
       {{"--threads", "0"}, "--threads 0"},
-      {{"--gpu-batch", "0"}, "--gpu-batch 0"},
-      {{"--gpu", "x"}, "--gpu x"},
+      {{"--gpu-batch", "0"}, "--gpu-batch=0"},
+      {{"--gpu", "x"}, "--gpu=x"},
   };
   for (const auto& [args, says] : cases) {
     const ProbeRun run = run_jpeg_probe(scratch.path, args);

@@ -26,12 +26,32 @@ std::vector<char*> argv_of(std::vector<std::string>& args) {
   return argv;
 }
 
+const std::vector<ProbeFlag> kFlags = {
+    {"pipecheck_buffer_mib", "N", "buffer", whole_number(1, 1 << 24)},
+    {"path", "PATH", "a path", some_text()},
+    {"images", "DIR", "images", some_text()},
+    {"qd", "N", "queue depth", whole_number(1, 4096)},
+    gpus_flag(),
+};
+
+std::string usage_error(std::vector<std::string> args) {
+  args.insert(args.begin(), "probe");
+  auto argv = argv_of(args);
+  int argc = static_cast<int>(argv.size());
+  try {
+    take_probe_flags(argc, argv.data(), kFlags);
+  } catch (const UsageError& error) {
+    return error.what();
+  }
+  return "";
+}
+
 TEST(ProbeFlags, TakesOnlyPipecheckFlags) {
   std::vector<std::string> args = {"probe", "--benchmark_filter=x", "--pipecheck_quick",
                                    "--pipecheck_buffer_mib=64"};
   auto argv = argv_of(args);
   int argc = static_cast<int>(argv.size());
-  const ProbeOptions options = take_probe_flags(argc, argv.data());
+  const ProbeOptions options = take_probe_flags(argc, argv.data(), kFlags);
   EXPECT_EQ(options.mode, ProbeMode::quick);
   EXPECT_EQ(*options.last("buffer_mib"), "64");
   ASSERT_EQ(argc, 2);
@@ -43,24 +63,65 @@ TEST(ProbeFlags, OwnFlagsRepeatAndTakeTheirValue) {
                                    "--images", "/imgs"};
   auto argv = argv_of(args);
   int argc = static_cast<int>(argv.size());
-  const ProbeOptions options = take_probe_flags(argc, argv.data(), {"path", "images"});
+  const ProbeOptions options = take_probe_flags(argc, argv.data(), kFlags);
   EXPECT_EQ(options.all("path"), (std::vector<std::string>{"/a", "/b"}));
   EXPECT_EQ(*options.last("images"), "/imgs");
   EXPECT_EQ(options.last("size"), nullptr);
   ASSERT_EQ(argc, 2);
-  std::vector<std::string> missing = {"probe", "--path"};
-  auto argv2 = argv_of(missing);
-  int argc2 = 2;
-  EXPECT_THROW(take_probe_flags(argc2, argv2.data(), {"path"}), UsageError);
+  EXPECT_NE(usage_error({"--path"}), "");
 }
 
 TEST(ProbeFlags, MalformedFlagIsAUsageError) {
-  for (std::string bad : {"--pipecheck_", "--pipecheck_quick=1", "--pipecheck_size"}) {
-    std::vector<std::string> args = {"probe", bad};
-    auto argv = argv_of(args);
-    int argc = 2;
-    EXPECT_THROW(take_probe_flags(argc, argv.data()), UsageError) << bad;
+  for (std::string bad : {"--pipecheck_", "--pipecheck_quick=1", "--pipecheck_size", "--pipecheck_buffer_mib",
+                          "--pipecheck_buffer_mib="}) {
+    EXPECT_NE(usage_error({bad}), "") << bad;
   }
+}
+
+TEST(ProbeFlags, UnknownPipecheckFlagNamesTheNearest) {
+  EXPECT_EQ(usage_error({"--pipecheck_bufer_mib=64"}),
+            "unknown flag --pipecheck_bufer_mib (did you mean --pipecheck_buffer_mib?)");
+  EXPECT_EQ(usage_error({"--pipecheck_qiuck"}), "unknown flag --pipecheck_qiuck (did you mean --pipecheck_quick?)");
+  EXPECT_NE(usage_error({"--pipecheck_zzzzzzzzzzzz=1"}).find("(see --help)"), std::string::npos);
+}
+
+TEST(ProbeFlags, NumbersAreRangeAndOverflowChecked) {
+  const std::string huge(309, '9');
+  for (const std::string& value : {std::string("-1"), std::string("0"), std::string("18446744073709551615"),
+                                   std::string("16777217"), huge, std::string("1e3"), std::string(" 5"),
+                                   std::string("+5"), std::string("abc"), std::string("0x10")}) {
+    const std::string error = usage_error({"--pipecheck_buffer_mib=" + value});
+    EXPECT_EQ(error.rfind("--pipecheck_buffer_mib=", 0), 0u) << value << ": " << error;
+    EXPECT_NE(error.find("expected a whole number from 1 to 16777216"), std::string::npos) << error;
+    EXPECT_LT(error.size(), 160u) << "a huge value is echoed whole: " << error;
+  }
+  EXPECT_EQ(usage_error({"--pipecheck_buffer_mib=16777216"}), "");
+  EXPECT_NE(usage_error({"--qd", "0"}).find("--qd=0: expected a whole number from 1 to 4096"), std::string::npos);
+  EXPECT_EQ(usage_error({"--qd", "4096"}), "");
+}
+
+TEST(ProbeFlags, GpuListIsCheckedWithoutADevice) {
+  EXPECT_NE(usage_error({"--gpus", "abc"}).find("--gpus=abc: expected GPU indices"), std::string::npos);
+  EXPECT_NE(usage_error({"--gpus", "0,0"}).find("named twice"), std::string::npos);
+  EXPECT_NE(usage_error({"--gpus=1024"}), "");
+  EXPECT_NE(usage_error({"--gpus=0,"}), "");
+  EXPECT_EQ(usage_error({"--gpus=0,2"}), "");
+  EXPECT_EQ(usage_error({"--gpus=all"}), "");
+}
+
+TEST(ProbeFlags, HelpListsEveryFlagWithItsValue) {
+  const std::string help = probe_flags_help(kFlags);
+  EXPECT_NE(help.find("--pipecheck_quick"), std::string::npos) << help;
+  EXPECT_NE(help.find("--pipecheck_buffer_mib=N"), std::string::npos) << help;
+  EXPECT_NE(help.find("--qd N"), std::string::npos) << help;
+  EXPECT_NE(help.find("--gpus LIST"), std::string::npos) << help;
+}
+
+TEST(ProbeLabel, NamesWithAnyBytesStayOneValue) {
+  const std::map<std::string, std::string> params = {{"path", "/d/a;b\x1b"}, {"what", "x"}};
+  const std::string label = encode_label(params);
+  EXPECT_EQ(label, "path=/d/a\\x3bb\\x1b;what=x");
+  EXPECT_EQ(decode_label(label).at("path"), "/d/a\\x3bb\\x1b");
 }
 
 }  // namespace

@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
+#include <thread>
 
 #include "core/file_io.hpp"
 
@@ -82,6 +85,66 @@ TEST_F(ProcessRunnerTest, MissingExecutableFailsToStart) {
   const auto result = run({(dir_ / "no-such-probe").string()});
   EXPECT_EQ(result.ending, ProcessResult::Ending::failed_to_start);
   EXPECT_NE(result.error.find("No such file"), std::string::npos) << result.error;
+}
+
+// Gone, or a zombie waiting for init: not running any more.
+bool ended(pid_t pid) {
+  if (kill(pid, 0) != 0) return true;
+  try {
+    const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+    return stat.find(") Z") != std::string::npos || stat.find(") X") != std::string::npos;
+  } catch (const std::exception&) {
+    return true;
+  }
+}
+
+TEST_F(ProcessRunnerTest, StopRequestIsAnInterruptionNotATimeout) {
+  std::thread stopper([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    request_child_stop();
+  });
+  const auto result = run({"/bin/sleep", "30"});
+  stopper.join();
+  EXPECT_EQ(result.ending, ProcessResult::Ending::interrupted);
+  EXPECT_EQ(result.describe().rfind("stopped by SIGINT or SIGTERM after", 0), 0u) << result.describe();
+  EXPECT_LT(result.seconds, 10.0);
+  reset_child_stop();
+  EXPECT_TRUE(run({"/bin/true"}).ok());  // the request does not outlive its reset
+}
+
+TEST_F(ProcessRunnerTest, ChildDiesWithTheDriver) {
+  // A driver process starts a probe that would sleep a minute, then is killed with -9.
+  const fs::path marker = dir_ / "probe.pid";
+  const pid_t driver = fork();
+  ASSERT_GE(driver, 0);
+  if (driver == 0) {
+    ProcessSpec spec;
+    spec.argv = {"/bin/sh", "-c", "echo $$ > " + marker.string() + "; exec sleep 60"};
+    spec.stdout_path = dir_ / "out";
+    spec.stderr_path = dir_ / "err";
+    run_process(spec);
+    _exit(0);
+  }
+  pid_t probe = 0;
+  for (int i = 0; i < 500 && probe == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    try {
+      const std::string text = read_file(marker);
+      if (!text.empty() && text.back() == '\n') probe = std::stoi(text);
+    } catch (const std::exception&) {
+    }
+  }
+  ASSERT_GT(probe, 0) << "the probe never started";
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // exec'd into sleep
+  kill(driver, SIGKILL);
+  waitpid(driver, nullptr, 0);
+  bool gone = false;
+  for (int i = 0; i < 300 && !gone; ++i) {
+    gone = ended(probe);
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(gone) << "the probe outlived its driver";
+  if (!gone) kill(probe, SIGKILL);
 }
 
 TEST_F(ProcessRunnerTest, SuccessIsOk) {

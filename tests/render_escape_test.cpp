@@ -100,9 +100,18 @@ TEST(Escape, HtmlEscapesEveryMarkupCharacter) {
   EXPECT_EQ(html_escape("plain"), "plain");
 }
 
-TEST(Escape, XmlDropsForbiddenControlCharacters) {
+TEST(Escape, XmlWritesForbiddenControlCharactersAsEscapes) {
   EXPECT_EQ(xml_escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&apos;");
-  EXPECT_EQ(xml_escape(std::string("a\x01") + "b\tc\n"), "a\xEF\xBF\xBD" "b\tc\n");
+  EXPECT_EQ(xml_escape(std::string("a\x01") + "b\tc\n"), "a\\x01b\tc\n");
+}
+
+TEST(Escape, NamesWithAnyBytesAreVisibleInEveryFormat) {
+  const std::string name = "caf\xe9\x1b\xff";
+  EXPECT_EQ(html_escape(name), "caf\\xe9\\x1b\\xff");
+  EXPECT_EQ(xml_escape(name), "caf\\xe9\\x1b\\xff");
+  // Formats where a backslash is itself escaped show the same text once rendered.
+  EXPECT_EQ(markdown_escape(name), "caf\\\\xe9\\\\x1b\\\\xff");
+  EXPECT_EQ(prometheus_label_escape(name), "caf\\\\xe9\\\\x1b\\\\xff");
 }
 
 TEST(Escape, MarkdownCellCannotBreakTheTable) {

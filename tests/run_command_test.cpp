@@ -3,10 +3,14 @@
 #include "app/run_command.hpp"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
@@ -185,6 +189,98 @@ TEST_F(RunSuiteTest, UnwritableOutIsAUsageError) {
   options_.out = file;
   EXPECT_THROW(run({{"good", "good_probe.sh", false, ""}}), UsageError);
   fs::remove(file);
+}
+
+TEST_F(RunSuiteTest, SkipIsSaidOnceInTheProgressLine) {
+  EXPECT_EQ(run({{"skip", "skip_probe.sh", false, ""}}), 0);
+  EXPECT_NE(stderr_.str().find("skip (skip_probe.sh): skipped - no CUDA device"), std::string::npos) << stderr_.str();
+  EXPECT_EQ(stderr_.str().find("skipped - skipped"), std::string::npos) << stderr_.str();
+}
+
+TEST_F(RunSuiteTest, RawBytesOfAFileNameDoNotCostTheStage) {
+  EXPECT_EQ(run({{"raw", "raw_name_probe.sh", false, ""}}), 0) << stderr_.str();
+  const std::string text = read_file(run_folder() / "report.json");
+  const Report report = report_from_json(nlohmann::json::parse(text));  // valid UTF-8 JSON
+  ASSERT_EQ(report.probes.size(), 1u);
+  EXPECT_EQ(report.probes[0].status, ProbeStatus::ok) << report.probes[0].reason;
+  ASSERT_FALSE(report.probes[0].measurements.empty());
+  EXPECT_EQ(report.probes[0].measurements[0].params.at("path"), "/d/caf\\xe9\\x1b[31m\\x01\\xff");
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << "a raw escape reached report.json";
+}
+
+TEST_F(RunSuiteTest, InterruptedProbeIsRecordedAsInterruptedNotAsATimeout) {
+  options_.timeout_seconds = 60;
+  std::thread interrupter([this] {
+    // The hang probe's log exists once the driver runs it, so its SIGINT handler is in place.
+    for (int i = 0; i < 2000; ++i) {
+      std::error_code error;
+      for (const auto& entry : fs::directory_iterator(out_, error)) {
+        if (fs::exists(entry.path() / "hang.log")) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(200));
+          kill(getpid(), SIGINT);
+          return;
+        }
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  });
+  const int code = run({{"good", "good_probe.sh", false, ""}, {"hang", "hang_probe.sh", false, ""},
+                        {"skip", "skip_probe.sh", false, ""}});
+  interrupter.join();
+  EXPECT_EQ(code, 130);
+  const fs::path folder = run_folder();
+  EXPECT_EQ(folder.extension(), ".incomplete");
+  const Report report = report_from_json(nlohmann::json::parse(read_file(folder / "report.json")));
+  ASSERT_EQ(report.probes.size(), 2u);  // the probe after the interruption never ran
+  EXPECT_EQ(report.probes[1].status, ProbeStatus::interrupted);
+  EXPECT_EQ(report.probes[1].reason.find("timed out"), std::string::npos) << report.probes[1].reason;
+  EXPECT_NE(report.probes[1].reason.find("stopped by SIGINT or SIGTERM"), std::string::npos) << report.probes[1].reason;
+  EXPECT_NE(stderr_.str().find("hang (hang_probe.sh): interrupted - stopped by SIGINT"), std::string::npos) << stderr_.str();
+  EXPECT_NE(report.judged.overall, Verdict::fail) << "an interruption is not a failure";
+  EXPECT_EQ(stdout_.str().find("FAIL"), std::string::npos) << stdout_.str();
+  // The stop was that run's: a process started afterwards in this process runs.
+  ProcessSpec spec;
+  spec.argv = {"/bin/true"};
+  spec.stdout_path = out_ / "true.out";
+  spec.stderr_path = out_ / "true.err";
+  EXPECT_TRUE(run_process(spec).ok());
+}
+
+// create_run_folder in a child with a deadline: the bug it guards against was an endless loop.
+std::optional<fs::path> folder_within_seconds(const fs::path& out, const std::string& base, int seconds) {
+  const fs::path answer = out.string() + ".answer";
+  const pid_t child = fork();
+  if (child == 0) {
+    try {
+      write_file_atomically(answer, create_run_folder(out, base).string());
+      _exit(0);
+    } catch (...) {
+      _exit(1);
+    }
+  }
+  for (int i = 0; i < seconds * 100; ++i) {
+    int status = 0;
+    if (waitpid(child, &status, WNOHANG) == child) {
+      std::error_code error;
+      const auto text = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? read_file(answer) : "";
+      fs::remove(answer, error);
+      return text.empty() ? std::nullopt : std::optional<fs::path>(text);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  ADD_FAILURE() << "create_run_folder did not return within " << seconds << " s";
+  return std::nullopt;
+}
+
+TEST_F(RunSuiteTest, RunFolderTakesTheNextFreeNameWhenAFinishedRunHasIt) {
+  fs::create_directories(out_ / "host-20261201T000000Z");        // a finished run of this second
+  fs::create_directories(out_ / "host-20261201T000000Z-2.incomplete");  // one still running
+  fs::create_symlink("/nonexistent", out_ / "host-20261201T000000Z-3");  // even a dangling link takes a name
+  EXPECT_EQ(folder_within_seconds(out_, "host-20261201T000000Z", 10),
+            out_ / "host-20261201T000000Z-4.incomplete");
+  EXPECT_TRUE(fs::is_directory(out_ / "host-20261201T000000Z-4.incomplete"));
 }
 
 TEST(OutcomeOfProcess, SkipNeedsEmptyStdout) {

@@ -17,6 +17,8 @@
 #include <thread>
 
 #include "core/benchmark_json.hpp"
+#include <nlohmann/json.hpp>
+
 #include "core/process_runner.hpp"
 #include "io/storage_target.hpp"
 
@@ -171,6 +173,57 @@ TEST_F(StorageProbe, DatasetEnginesAgree) {
   ASSERT_TRUE(run.result.ok()) << run.result.describe() << run.err;
   EXPECT_NE(run.out.find("files=20"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("verified=yes"), std::string::npos) << run.out;
+}
+
+// Names with bytes that are not UTF-8 or are control characters: as the dataset's folder, inside
+// it, and as a single --path. The probe's JSON must parse and hold the names escaped.
+TEST_F(StorageProbe, OddNamesKeepTheJsonValid) {
+  const fs::path dataset = dir_ / "data\xff\x1b[31m";
+  fs::create_directories(dataset / "caf\xe9");
+  std::ofstream(dataset / "caf\xe9" / "a\x01.bin", std::ios::binary) << std::string(70000, 'a');
+  std::ofstream(dataset / "\x1b]0;title\x07.bin", std::ios::binary) << std::string(50000, 'b');
+  std::ofstream(dataset / "back\\slash;semi.bin", std::ios::binary) << std::string(30000, 'c');
+  const fs::path file = dir_ / "one\xe9\x1b.bin";
+  std::ofstream(file, std::ios::binary) << std::string(4 << 20, 'd');
+  const ProbeRun run = run_probe(dir_, {"--path", dataset.string(), "--path", file.string(),
+                                        "--benchmark_filter=storage/(dataset_read|seq_read)/"});
+  ASSERT_TRUE(run.result.ok()) << run.result.describe() << run.err;
+  nlohmann::json document;
+  ASSERT_NO_THROW(document = nlohmann::json::parse(run.out)) << run.out;
+  EXPECT_NE(run.out.find("path=" + (dir_ / "data").string() + "\\\\xff\\\\x1b[31m;"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("one\\\\xe9\\\\x1b.bin"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("files=3"), std::string::npos) << run.out;
+  EXPECT_EQ(run.err.find('\x1b'), std::string::npos) << "a raw ESC on stderr";
+}
+
+TEST_F(StorageProbe, SmallAndSparseFilesSayWhatWasMeasured) {
+  std::ofstream(dir_ / "small.bin", std::ios::binary) << std::string(100, 's');
+  const ProbeRun small = run_probe(dir_, {"--path", (dir_ / "small.bin").string(), "--benchmark_filter=storage/"});
+  ASSERT_TRUE(small.result.ok()) << small.result.describe() << small.err;
+  EXPECT_NE(small.out.find("note=the file (100 B) is smaller than one queue's span (QD32 x 1 MiB = 32 MiB)"),
+            std::string::npos)
+      << small.out;
+  EXPECT_NE(small.out.find("random reads left out: the file is smaller than one 4 KiB block"), std::string::npos);
+  EXPECT_NE(small.out.find("file smaller than the queue's span"), std::string::npos) << "said in the measurement's name";
+  EXPECT_NE(small.err.find("smaller than one queue's span"), std::string::npos) << small.err;
+
+  const fs::path sparse = dir_ / "sparse.bin";
+  {
+    const int fd = open(sparse.c_str(), O_CREAT | O_WRONLY, 0644);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(pwrite(fd, "data", 4, 0), 4);
+    ASSERT_EQ(ftruncate(fd, 512LL << 20), 0);
+    close(fd);
+  }
+  struct stat info {};
+  ASSERT_EQ(stat(sparse.c_str(), &info), 0);
+  if (info.st_blocks * 512 >= info.st_size / 2) GTEST_SKIP() << "this filesystem keeps no holes";
+  const ProbeRun holes = run_probe(dir_, {"--path", sparse.string(), "--benchmark_filter=storage/seq_read/"});
+  ASSERT_TRUE(holes.result.ok()) << holes.result.describe() << holes.err;
+  EXPECT_NE(holes.out.find("a sparse file: 99% of its 512 MiB are holes, which read as zeros without touching the disk"),
+            std::string::npos)
+      << holes.out;
+  EXPECT_NE(holes.out.find("sparse file\""), std::string::npos) << "said in the measurement's name: " << holes.out;
 }
 
 TEST_F(StorageProbe, DevicePathGivesItsIdentity) {

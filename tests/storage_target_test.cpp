@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "core/errors.hpp"
+#include "as_nobody.hpp"
 #include "io/storage_target.hpp"
 
 namespace pipecheck {
@@ -91,6 +92,27 @@ TEST(StorageTarget, BadPathsAreUsageErrorsNamingThePath) {
   expect_usage_error_naming((dir / "fifo").string());   // neither file, dir nor block device
   expect_usage_error_naming("/dev/null");               // a character device
   fs::remove_all(dir);
+}
+
+// The storage probe used to skip an unreadable sub-folder silently; the JPEG probe named it.
+TEST(StorageTarget, UnreadableSubFolderIsNamedNotSkipped) {
+  const fs::path dir = fresh_dir("target-locked");
+  fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                           fs::perms::others_read | fs::perms::others_exec);
+  write_file(dir / "a.bin", 10);
+  fs::create_directories(dir / "locked");
+  write_file(dir / "locked" / "b.bin", 10);
+  fs::permissions(dir / "locked", fs::perms::owner_all);  // root's, closed to others
+  const auto seen = test::as_nobody([&] {
+    std::vector<UnreadableDir> unreadable;
+    const auto files = list_dataset_files(dir.string(), &unreadable);
+    std::string text = "files=" + std::to_string(files.size());
+    for (const auto& d : unreadable) text += " unreadable=" + d.path + ": " + d.why;
+    return text;
+  });
+  fs::remove_all(dir);
+  ASSERT_TRUE(seen.has_value()) << "could not run as nobody";
+  EXPECT_EQ(*seen, "files=1 unreadable=" + (dir / "locked").string() + ": Permission denied");
 }
 
 TEST(StorageTarget, UnreadableFileIsAUsageError) {

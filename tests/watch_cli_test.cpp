@@ -63,6 +63,51 @@ void expect_usage_error(const CliRun& run, const std::string& names) {
   EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << "not one line: " << run.err;
 }
 
+// An --out folder holding an earlier watch's files is refused unless --force; with --force a
+// link placed at watch.csv is removed, never written through.
+TEST(WatchCli, OutFolderOfAnotherRunIsRefusedUnlessForced) {
+  const auto dir = watch_test::scratch("cli-reuse");
+  const fs::path out = dir / "w";
+  fs::create_directories(out);
+  write_file_atomically(out / "watch.json", "{\"earlier\": true}\n");
+  const std::vector<std::string> args = {"watch", "--quiet", "--no-gpu", "--no-baseline", "--out", out.string()};
+  std::vector<std::string> refused = args;
+  refused.insert(refused.end(), {"--", "true"});
+  expect_usage_error(run_pipecheck(dir, refused), "--out " + out.string() + " holds another run's files (watch.json)");
+  EXPECT_EQ(read_file(out / "watch.json"), "{\"earlier\": true}\n");
+  const std::string user_data(1 << 20, 'u');
+  write_file_atomically(dir / "user-file", user_data);
+  fs::create_symlink(dir / "user-file", out / "watch.csv");
+  std::vector<std::string> forced = args;
+  forced.insert(forced.end(), {"--force", "--", "true"});
+  const CliRun run = run_pipecheck(dir, forced);
+  EXPECT_EQ(run.process.exit_code, 0) << run.err;
+  EXPECT_EQ(read_file(dir / "user-file"), user_data) << "the link's target was written through";
+  EXPECT_FALSE(fs::is_symlink(out / "watch.csv"));
+  EXPECT_NE(read_file(out / "watch.json"), "{\"earlier\": true}\n");
+  fs::remove_all(dir);
+}
+
+// The README promises workers are reaped: a `( worker & )` left running when the command exits
+// is ended with the job and named, not left to run on unwatched.
+TEST(WatchCli, WorkersLeftRunningAreEndedWithTheJob) {
+  const auto dir = watch_test::scratch("cli-leftover");
+  const fs::path marker = dir / "worker.pid";
+  const CliRun run = run_pipecheck(dir, {"watch", "--quiet", "--no-gpu", "--no-baseline", "--out", (dir / "w").string(),
+                                         "--", "sh", "-c", "( sleep 300 & echo $! > " + marker.string() + " ); exit 0"});
+  EXPECT_EQ(run.process.exit_code, 0) << run.err;
+  ASSERT_TRUE(fs::exists(marker)) << run.err;
+  const pid_t worker = std::stoi(read_file(marker));
+  const bool alive = kill(worker, 0) == 0;
+  if (alive) kill(worker, SIGKILL);
+  EXPECT_FALSE(alive) << "the orphaned worker " << worker << " outlived the watch";
+  EXPECT_NE(run.err.find("the command left 1 worker(s) running when it exited: " + std::to_string(worker) + " (sleep)"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(read_file(dir / "w" / "watch.json").find("left 1 worker(s) running"), std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST(WatchCli, BadInputIsOneLine) {
   const auto dir = watch_test::scratch("cli-bad");
   expect_usage_error(run_pipecheck(dir, {"watch", "--pid", "999999999"}), "--pid 999999999: no such process");

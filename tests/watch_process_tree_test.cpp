@@ -82,8 +82,9 @@ TEST(WatchProcessTree, ParsesSchedstatAndIo) {
 }
 
 TEST(WatchProcessTree, SanitizesNamesForCsvAndTerminal) {
-  EXPECT_EQ(sanitize_name("a,b|c\"d\\e\x1b[31m"), "a,b|c\"d\\e_[31m");
-  EXPECT_EQ(sanitize_name("my,pr\"oc\n"), "my,pr\"oc_");
+  EXPECT_EQ(sanitize_name("a,b|c\"d\\e\x1b[31m"), "a,b|c\"d\\\\e\\x1b[31m");
+  EXPECT_EQ(sanitize_name("my,pr\"oc\n"), "my,pr\"oc\\x0a");
+  EXPECT_EQ(sanitize_name("caf\xe9"), "caf\\xe9");
   EXPECT_EQ(sanitize_name("python3"), "python3");
 }
 

@@ -23,7 +23,9 @@ GpuWatchSampler::GpuWatchSampler(const NvmlLibrary* nvml) : nvml_(nvml) {
     return;
   }
   if (!nvml->ok()) {
-    why_ = "no NVML: GPU columns empty (" + nvml->error() + ")";
+    std::string error = nvml->error();
+    if (error.rfind("NVML: ", 0) == 0) error.erase(0, 6);  // said once: "no NVML: ... (libnvidia-ml.so.1 not found)"
+    why_ = "no NVML: GPU columns empty (" + error + ")";
     return;
   }
   telemetry_.emplace(*nvml);

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <filesystem>
 
+#include "core/text_escape.hpp"
 #include "watch/proc_files.hpp"
 
 namespace pipecheck {
@@ -161,7 +162,7 @@ void JobDeviceFinder::scan_fds(int pid, std::size_t& budget) {
     const ssize_t n = readlink(root_.path(link).c_str(), target, sizeof target - 1);
     const std::string path = n > 0 ? std::string(target, static_cast<std::size_t>(n)) : link;
     if (is_system_file(path)) continue;
-    add(*disk, path + " (pid " + std::to_string(pid) + ")");
+    add(*disk, escape_name(path) + " (pid " + std::to_string(pid) + ")");
     if (flags & static_cast<unsigned long>(O_DIRECT)) direct_.insert(*disk);
   }
 }

@@ -9,6 +9,7 @@
 #include <deque>
 #include <set>
 
+#include "core/text_escape.hpp"
 #include "watch/proc_files.hpp"
 
 namespace pipecheck {
@@ -97,14 +98,10 @@ std::optional<std::uint64_t> parse_io_read_bytes(std::string_view text) {
 }
 
 std::string sanitize_name(std::string_view name) {
-  std::string clean;
-  for (char c : name) {
-    const auto u = static_cast<unsigned char>(c);
-    // Commas and quotes stay: watch.csv quotes them (RFC 4180), the other writers escape them.
-    const bool bad = u < 0x20 || u == 0x7f;
-    clean += bad ? '_' : c;
-  }
-  return clean;
+  // The one policy for names (core/text_escape.hpp): control characters and invalid UTF-8 as
+  // \xHH, so two processes never look alike; commas and quotes stay (watch.csv quotes them,
+  // RFC 4180; the other writers escape them).
+  return escape_name(name);
 }
 
 bool process_alive(const SysfsRoot& root, int pid, std::uint64_t* starttime) {

@@ -46,8 +46,9 @@ std::optional<SchedStat> parse_schedstat(std::string_view text);
 // from block devices, page cache hits excluded, O_DIRECT included.
 std::optional<std::uint64_t> parse_io_read_bytes(std::string_view text);
 
-// A process or thread name fit for one line of a CSV record and a terminal: control characters
-// become '_'; commas and quotes are kept (watch.csv quotes them as RFC 4180 does).
+// A process or thread name fit for one line of a CSV record and a terminal: escape_name's
+// \xHH for control characters and invalid UTF-8 (core/text_escape.hpp); commas and quotes are
+// kept (watch.csv quotes them as RFC 4180 does).
 std::string sanitize_name(std::string_view name);
 
 // The root and all its descendants (found by ppid over /proc), root first; empty when the root

@@ -91,7 +91,7 @@ std::optional<fs::path> latest_run_folder(const fs::path& results_root, const st
 }
 
 MeasuredCeilings load_measured_ceilings(const fs::path& path) {
-  const LoadedRun run = load_run(path);
+  const LoadedRun run = load_run(path, false, "");  // watch has no flag that forces a newer one
   return measured_ceilings(run.report, path.string());
 }
 

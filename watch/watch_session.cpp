@@ -22,6 +22,7 @@
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/json_text.hpp"
+#include "core/text_escape.hpp"
 #include "pipecheck_config.hpp"
 #include "reports/figure_text.hpp"
 #include "stress/telemetry_sampler.hpp"
@@ -362,7 +363,7 @@ void start_report(const WatchConfig& config, WatchReport& report) {
   report.host = host_name();
   report.started_utc = utc_now_iso_ms();
   report.mode = config.pid ? "pid" : "command";
-  report.command = config.command;
+  for (const auto& word : config.command) report.command.push_back(escape_name(word));  // names, as every output shows them
   report.interval_s = config.interval_s;
   report.duration_limit_s = config.duration_s;
   report.job_ending = "still running";
@@ -499,6 +500,63 @@ void finish_report(Samplers& samplers, const Loop& loop, WatchOutcome& outcome) 
   }
 }
 
+// Our children now: orphans of the job the watch adopted as subreaper (the command is reaped).
+std::vector<std::pair<pid_t, std::string>> adopted_children() {
+  std::vector<std::pair<pid_t, std::string>> children;
+  const pid_t self = getpid();
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator("/proc", error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string stat;
+    try {
+      stat = read_file(entry.path() / "stat");
+    } catch (const std::exception&) {
+      continue;  // gone meanwhile
+    }
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so from the last ')'.
+    const auto open = stat.find('(');
+    const auto close = stat.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close + 4 > stat.size()) continue;
+    const pid_t ppid = static_cast<pid_t>(std::atol(stat.c_str() + close + 4));
+    if (ppid == self) children.emplace_back(std::stoi(name), escape_name(stat.substr(open + 1, close - open - 1)));
+  }
+  return children;
+}
+
+// Workers the command left running when it exited (`( worker & )`, a double fork) came to the
+// watch as subreaper. They are the job's: ended with it (SIGTERM, SIGKILL after 3 s, as a
+// probe's time limit ends it), reaped, and named in the results, so none runs on unwatched.
+void end_leftover_workers(WatchReport& report, std::ostream& err) {
+  const auto deadline = Clock::now() + std::chrono::seconds(3);
+  std::set<pid_t> ended;
+  std::string names;
+  bool killed = false;
+  for (;;) {
+    while (waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+    const auto children = adopted_children();
+    if (children.empty()) break;
+    const bool late = Clock::now() >= deadline;
+    for (const auto& [pid, comm] : children) {
+      if (ended.insert(pid).second) {
+        names += (names.empty() ? "" : ", ") + std::to_string(pid) + " (" + comm + ")";
+        kill(pid, SIGTERM);
+      } else if (late) {
+        kill(pid, SIGKILL);
+        killed = true;
+      }
+    }
+    if (Clock::now() >= deadline + std::chrono::seconds(2)) break;  // unkillable (D state): give up
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (ended.empty()) return;
+  const std::string note = "the command left " + std::to_string(ended.size()) + " worker(s) running when it exited: " +
+                           names + "; ended with SIGTERM" + (killed ? ", then SIGKILL" : "");
+  report.notes.push_back(note);
+  err << "watch: " << note << "\n";
+}
+
 // The watch ended first (--duration, or a stop): the command runs on, and its exit code is ours.
 void wait_for_command(Job& job, WatchReport& report, std::ostream& err) {
   err << "watch: waiting for pid " << job.root << " to finish\n";
@@ -572,10 +630,12 @@ WatchOutcome run_watch(const WatchConfig& config, std::ostream& err) {
   run_loop(loop, start, root);
   samplers.others.sample(std::chrono::duration<double>(Clock::now() - start).count(), {}, true);
   if (display) display->finish();
+  if (job.ours && job.ended) end_leftover_workers(report, err);
   finish_report(samplers, loop, outcome);
   write_results_or_say_why(outcome, config.out_dir, err);
   if (job.ours && !job.ended) {
     wait_for_command(job, report, err);
+    end_leftover_workers(report, err);
     rewrite_json(outcome, err);  // now with how the command ended
   }
   if (job.ours) prctl(PR_SET_CHILD_SUBREAPER, 0);

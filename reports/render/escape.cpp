@@ -1,9 +1,13 @@
 // Escaping for HTML/XML, Markdown and the Prometheus exposition format (see escape.hpp).
 #include "reports/render/escape.hpp"
 
+#include "core/text_escape.hpp"
+
 namespace pipecheck {
 
-std::string html_escape(std::string_view text) {
+std::string html_escape(std::string_view raw) {
+  // Invalid UTF-8 and control characters as \xHH first (core/text_escape.hpp).
+  const std::string text = printable_text(raw, true);
   std::string out;
   out.reserve(text.size() + text.size() / 8);
   for (char c : text) {
@@ -19,15 +23,12 @@ std::string html_escape(std::string_view text) {
   return out;
 }
 
-std::string xml_escape(std::string_view text) {
+std::string xml_escape(std::string_view raw) {
+  // Invalid UTF-8 and control characters as \xHH first (core/text_escape.hpp).
+  const std::string text = printable_text(raw, true);
   std::string out;
   out.reserve(text.size() + text.size() / 8);
   for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-      out += "\xEF\xBF\xBD";  // U+FFFD: XML 1.0 has no way to carry these characters
-      continue;
-    }
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
@@ -40,7 +41,9 @@ std::string xml_escape(std::string_view text) {
   return out;
 }
 
-std::string markdown_escape(std::string_view text) {
+std::string markdown_escape(std::string_view raw) {
+  // Invalid UTF-8 and control characters as \xHH first (core/text_escape.hpp).
+  const std::string text = printable_text(raw, true);
   std::string out;
   out.reserve(text.size() + text.size() / 8);
   for (char c : text) {
@@ -63,7 +66,9 @@ std::string markdown_escape(std::string_view text) {
   return out;
 }
 
-std::string prometheus_label_escape(std::string_view text) {
+std::string prometheus_label_escape(std::string_view raw) {
+  // Invalid UTF-8 and control characters as \xHH first (core/text_escape.hpp).
+  const std::string text = printable_text(raw, true);
   std::string out;
   out.reserve(text.size());
   for (char c : text) {
@@ -77,7 +82,9 @@ std::string prometheus_label_escape(std::string_view text) {
   return out;
 }
 
-std::string prometheus_help_escape(std::string_view text) {
+std::string prometheus_help_escape(std::string_view raw) {
+  // Invalid UTF-8 and control characters as \xHH first (core/text_escape.hpp).
+  const std::string text = printable_text(raw, true);
   std::string out;
   out.reserve(text.size());
   for (char c : text) {

@@ -1,5 +1,7 @@
 // Escaping for every output format the renderers write: HTML/XML text and attributes, Markdown
-// table cells, Prometheus label values and HELP text. Every machine or user string passes here.
+// table cells, Prometheus label values and HELP text. Every machine or user string passes here,
+// and first through printable_text (core/text_escape.hpp): invalid UTF-8 and control
+// characters other than newline and tab become \xHH, the one policy of every output.
 #pragma once
 
 #include <string>
@@ -9,8 +11,8 @@ namespace pipecheck {
 
 // & < > " ' as entities: safe in HTML text, in quoted attributes and in inline SVG.
 std::string html_escape(std::string_view text);
-// As html_escape, and control characters XML 1.0 forbids (all below 0x20 but tab, newline,
-// carriage return) become U+FFFD, so a stray byte from a device name cannot break the document.
+// As html_escape with XML's &apos;; the control characters XML 1.0 forbids are already \xHH,
+// so a stray byte from a device name cannot break the document.
 std::string xml_escape(std::string_view text);
 // One Markdown table cell: backslash, pipe, backtick, emphasis and link brackets escaped,
 // < > & as entities (ticket systems render inline HTML), newlines as spaces.

@@ -12,6 +12,11 @@ namespace pipecheck {
 
 namespace {
 
+// "NVML NVML: ...": the error already says whose it is.
+std::string without_prefix(const std::string& text, const std::string& prefix) {
+  return text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : text;
+}
+
 std::string bytes_text(std::uint64_t bytes) {
   char buffer[64];
   const double gib = static_cast<double>(bytes) / (1024.0 * 1024 * 1024);
@@ -149,7 +154,7 @@ void render_software(std::ostringstream& out, const SoftwareStack& s, bool recor
     if (auto mismatch = s.cuda_mismatch()) out << "  ** " << *mismatch << " **\n";
     if (!s.cuda_error.empty()) out << "  CUDA: " << s.cuda_error << "\n";
     out << "  NCCL " << (s.nccl_version ? format_nccl_version(*s.nccl_version) : "not built") << "\n"
-        << "  NVML " << (s.nvml_loaded ? "loaded" : s.nvml_error) << "\n";
+        << "  NVML " << (s.nvml_loaded ? "loaded" : without_prefix(s.nvml_error, "NVML: ")) << "\n";
     if (s.cuda_visible_devices) out << "  CUDA_VISIBLE_DEVICES=" << *s.cuda_visible_devices << "\n";
   }
   out << "  container: " << (s.in_container ? "yes (" + s.container_evidence + ")" : "no");

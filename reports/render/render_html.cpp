@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/probe_reason.hpp"
 #include "reports/render/attention.hpp"
 #include "reports/render/conditions_text.hpp"
 #include "reports/render/escape.hpp"
@@ -208,7 +209,7 @@ void render_stage(std::ostringstream& out, const Report& report, const std::stri
   if (measurements.empty()) {
     out << "<p class=\"small\">No measurements";
     for (const auto& probe : report.probes) {
-      if (probe.stage == stage) out << " &middot; " << h(probe.probe) << ": " << h(to_string(probe.status)) << ", " << h(probe.reason);
+      if (probe.stage == stage) out << " &middot; " << h(probe.probe) << ": " << h(to_string(probe.status)) << ", " << h(reason_beside_status(probe));
     }
     out << "</p>\n";
     return;

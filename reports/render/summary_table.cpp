@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "reports/render/conditions_text.hpp"
+#include "core/probe_reason.hpp"
 #include "reports/render/render_support.hpp"
 #include "reports/render/text_wrap.hpp"
 
@@ -308,7 +309,7 @@ std::string render_summary(const Report& report, const Judged& judged, const Sum
   for (const auto& probe : report.probes) {
     if (probe.status == ProbeStatus::ok && probe.case_errors.empty()) continue;
     const std::string& tint = probe.status == ProbeStatus::failed ? paint.red : paint.yellow;
-    problems += probe_lines.line(to_string(probe.status), tint, probe.stage + " (" + probe.probe + "): " + probe.reason);
+    problems += probe_lines.line(to_string(probe.status), tint, probe.stage + " (" + probe.probe + "): " + reason_beside_status(probe));
     for (const auto& error : probe.case_errors) {
       problems += wrap_text("case error: " + error, std::string(14, ' '), std::string(16, ' '), width);
     }
