@@ -221,6 +221,7 @@ ProbeOptions take_probe_flags(int& argc, char** argv, const std::vector<ProbeFla
       continue;
     }
     const ProbeFlag* flag = find_flag(flags, name);
+    if (flag == nullptr) flag = find_flag(common_flags(), name);
     if (flag == nullptr && is_pipecheck_flag(name)) {
       if (name.size() == std::strlen(kPipecheckPrefix)) {
         throw UsageError("flag " + shortened(arg) + ": missing a name after --pipecheck_");
