@@ -17,6 +17,7 @@
 #include "pipecheck_config.hpp"
 #include "reports/baseline.hpp"
 #include "reports/judge.hpp"
+#include "reports/workload.hpp"
 #include "reports/render/render_files.hpp"
 #include "reports/report.hpp"
 #include "reports/render/summary_table.hpp"
@@ -199,9 +200,14 @@ std::vector<std::string> stage_arguments(const std::string& stage, const RunOpti
     // labels that stays true after the run folder drops its ".incomplete".
     args.push_back("--scratch-dir=" + run_folder.parent_path().string());
     for (const auto& path : options.storage_paths) args.push_back("--path=" + path);
+    // The images decoded are the dataset a loader reads: read them from their disk too.
+    if (options.storage_paths.empty() && !options.images_dir.empty()) args.push_back("--path=" + options.images_dir);
   } else if (stage == "decode" && !options.images_dir.empty()) {
     args.push_back("--images=" + options.images_dir);
   }
+  // The loader's parallelism (--workload workers=N) is measured, so the budget reads it.
+  const auto workers = options.workload.empty() ? std::nullopt : parse_workload(options.workload).workers;
+  if (workers && (stage == "storage" || stage == "decode")) args.push_back("--workers=" + std::to_string(*workers));
   return args;
 }
 
