@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -39,6 +40,7 @@ struct Settings {
   std::string scratch_dir = ".";
   std::uint64_t file_size = 0;
   std::uint64_t window = 0;  // bytes one sequential or dataset iteration reads
+  double random_pass_seconds = 1.0;  // one random-read iteration issues reads this long
   unsigned qd = 32;
   std::uint32_t bs = 1 * kMiB;
   std::uint32_t rand_bs = 4 * kKiB;
@@ -147,6 +149,7 @@ Settings read_settings(const ProbeOptions& options) {
     if (settings.file_size < 16 * kMiB) throw UsageError("--file-size=" + *size + ": at least 16M");
   }
   settings.window = options.mode == ProbeMode::quick ? 256 * kMiB : 1024 * kMiB;
+  settings.random_pass_seconds = options.mode == ProbeMode::quick ? 0.25 : 1.0;
   settings.qd = parse_count(options, "qd", 32, 4096);
   settings.bs = parse_block(options, "bs", 1 * kMiB);
   settings.rand_bs = parse_block(options, "rand-bs", 4 * kKiB);
@@ -215,10 +218,16 @@ std::vector<std::unique_ptr<ReadWorkload>> make_workloads(Target& t, const CaseS
   const std::uint64_t size = t.scratch ? t.scratch->size() : t.target.size_bytes;
   const int fd = fd_for(t, spec.direct);
   if (spec.random) {
-    const std::uint64_t total = std::max<std::uint64_t>(4096, std::uint64_t{spec.qd} * spec.threads * 128);
+    // Each pass ends by draining the queue, at a falling depth: long passes keep that ramp-down
+    // a small share (0.1% for a 1 s pass at 1 ms latency), and a deadline keeps an HDD's pass
+    // as short as an NVMe's (4096 reads at 150 IOPS would be 27 s).
+    const std::uint64_t total = std::max<std::uint64_t>(4096, std::uint64_t{spec.qd} * spec.threads * 1024);
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(settings.random_pass_seconds));
     for (std::size_t i = 0; i < readers; ++i) {
       workloads.push_back(std::make_unique<RandomWorkload>(
-          fd, size, spec.bs, total / readers, pass_number * 1000003 + i + 1, check));
+          fd, size, spec.bs, total / readers, pass_number * 1000003 + i + 1, check, deadline));
     }
     return workloads;
   }
