@@ -202,7 +202,12 @@ DecodeMix decode_mix(const std::vector<const Measurement*>& decode, const Worklo
   // Without the plain case (an older probe), full decode alone is the nearest figure above it.
   const bool plain_measured = plain.rate.has_value();
   const Mixed& bound = plain_measured ? plain : mix(cases, kFullOp, counts, result.threads);
-  const std::string train = param(*cases.any, "train_size").empty() ? "the training size" : param(*cases.any, "train_size");
+  // The resize cases carry the size they resized to; full decode cases do not.
+  std::string probe_train;
+  for (const auto& [key, m] : cases.by_key) {
+    if (!param(*m, "train_size").empty()) probe_train = param(*m, "train_size");
+  }
+  const std::string train = probe_train.empty() ? "the training size" : probe_train;
   std::string text = plain_measured
                          ? "decode whole + resize to " + train + " (what Pillow and torchvision do)"
                          : "full decode (no plain decode + resize measured: an upper bound of it)";
@@ -219,10 +224,10 @@ DecodeMix decode_mix(const std::vector<const Measurement*>& decode, const Worklo
     text += "; achievable with DCT scaling (Pillow draft, DALI, OpenCV IMREAD_REDUCED): " +
             figure(*result.dct, "samples/s");
   }
-  if (workload.train_width && !param(*cases.any, "train_size").empty() &&
-      param(*cases.any, "train_size") != std::to_string(*workload.train_width) + "x" + std::to_string(*workload.train_height)) {
-    text += " (the probe resized to " + param(*cases.any, "train_size") + ", the workload trains at " +
-            std::to_string(*workload.train_width) + "x" + std::to_string(*workload.train_height) + ")";
+  const std::string workload_train =
+      workload.train_width ? std::to_string(*workload.train_width) + "x" + std::to_string(*workload.train_height) : "";
+  if (!workload_train.empty() && !probe_train.empty() && probe_train != workload_train) {
+    text += " (the probe resized to " + probe_train + ", the workload trains at " + workload_train + ")";
   }
   result.derivation = text + threads_note;
   return result;

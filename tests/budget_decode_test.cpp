@@ -102,6 +102,15 @@ TEST(BudgetDecode, SetMeasuredOnlyInFullDecodeIsEstimated) {
 }
 
 // Without any plain resize case, full decode stands in as the nearest figure above it.
+// The resize cases say what they resized to; a workload training at another size is told.
+TEST(BudgetDecode, NamesTheProbesResizeTarget) {
+  std::vector<Measurement> ms = {decode_case("full", "baseline", 2, 15), decode_case("resize_plain", "baseline", 2, 12)};
+  ms[0].params.erase("train_size");  // full decode resizes nothing
+  const DecodeMix mix = decode_mix(pointers(ms), parse_workload("train=224x224"));
+  EXPECT_TRUE(contains(mix.derivation, "decode whole + resize to 640x640")) << mix.derivation;
+  EXPECT_TRUE(contains(mix.derivation, "(the probe resized to 640x640, the workload trains at 224x224)")) << mix.derivation;
+}
+
 TEST(BudgetDecode, FullDecodeWhenNoPlainResize) {
   const std::vector<Measurement> ms = {decode_case("full", "baseline", 2, 15), decode_case("resize", "baseline", 2, 30)};
   const DecodeMix mix = decode_mix(pointers(ms), parse_workload(""));
