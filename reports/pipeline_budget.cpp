@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <optional>
 
@@ -102,7 +103,8 @@ std::optional<double> file_bytes_of(const Measurement& m) {
 
 // The loader's own reads of the dataset: whole files, cold, through the page cache, by its
 // workers (dataset_read_workers; one worker is pread_baseline). Taken at workers= when
-// measured, else at the most workers measured.
+// measured, else at the nearest count below it (the fewest when none is below); without
+// workers=, at the most workers measured.
 const Measurement* loader_read(const std::vector<const Measurement*>& ms, const std::string& device, const Workload& w,
                                std::string& note) {
   std::map<int, const Measurement*> by_workers;
@@ -113,12 +115,13 @@ const Measurement* loader_read(const std::vector<const Measurement*>& ms, const 
     by_workers[int_param(m->params, "threads", 1)] = m;
   }
   if (by_workers.empty()) return nullptr;
-  if (w.workers) {
-    if (const auto it = by_workers.find(*w.workers); it != by_workers.end()) return it->second;
-    note = " (" + threads_words(*w.workers, "worker", "workers") + " not measured: pipecheck run --workload workers=" +
-           std::to_string(*w.workers) + " measures them)";
-  }
-  return by_workers.rbegin()->second;
+  if (!w.workers) return by_workers.rbegin()->second;
+  if (const auto it = by_workers.find(*w.workers); it != by_workers.end()) return it->second;
+  const auto above = by_workers.upper_bound(*w.workers);
+  const Measurement* chosen = above == by_workers.begin() ? above->second : std::prev(above)->second;
+  note = " (" + threads_words(*w.workers, "worker", "workers") + " not measured: pipecheck run --workload workers=" +
+         std::to_string(*w.workers) + " measures them)";
+  return chosen;
 }
 
 // One device's samples/s. A dataset that was read gives files/s itself (its own sizes, cold,

@@ -164,6 +164,9 @@ TEST(PipelineBudget, StorageFromTheDatasetsOwnColdReads) {
   EXPECT_NEAR(*stage(eight, "storage").samples_per_second, 400, 1e-6);
   EXPECT_TRUE(contains(stage(eight, "storage").derivation, "(8 workers not measured: pipecheck run --workload workers=8 measures them)"))
       << stage(eight, "storage").derivation;
+  // Three, not measured: the nearest count below (1), not the most (4).
+  const PipelineBudget three = pipeline_budget(dataset_reads(), {}, parse_workload("workers=3"));
+  EXPECT_NEAR(*stage(three, "storage").samples_per_second, 150, 1e-6);
 }
 
 // A loader reads through the page cache: the cold buffered figure is its sequential ceiling
