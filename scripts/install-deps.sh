@@ -13,7 +13,11 @@ packages=(
   libxml2-utils python3-prometheus-client libbenchmark-tools python3-scipy
 )
 # MPI is optional for pipecheck (comm/ under mpirun); pass --with-mpi to add it.
-if [[ "${1:-}" == "--with-mpi" ]]; then packages+=(libopenmpi-dev openmpi-bin); fi
+if [[ " $* " == *" --with-mpi "* ]]; then packages+=(libopenmpi-dev openmpi-bin); fi
+# The public tools the scripts/compare-*.sh run beside the probes: --with-compare-tools.
+if [[ " $* " == *" --with-compare-tools "* ]]; then
+  packages+=(fio sysstat libjpeg-turbo-progs python3-pil python3-numpy)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
