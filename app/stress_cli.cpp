@@ -11,9 +11,11 @@
 #include <sstream>
 
 #include "app/duration_flag.hpp"
+#include "app/stress_ceilings.hpp"
 #include "app/stop_signals.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
+#include "stress/cpu_burn_isa.hpp"
 
 namespace pipecheck {
 
@@ -53,7 +55,16 @@ CLI::App* add_stress_command(CLI::App& app, StressCliState& s) {
       ->capture_default_str()
       ->needs(until);
   cmd->add_flag("--cpu", s.cpu, "Burn every CPU core too (the workload on a machine without a GPU)");
-  cmd->add_option("--cpu-threads", s.cpu_threads, "CPU burn threads (default: one per hardware thread)");
+  cmd->add_option("--cpu-threads", s.cpu_threads, "CPU burn threads (default: one per CPU this process may use, within its cgroup quota)");
+  cmd->add_option("--cpu-isa", s.cpu_isa,
+                  "CPU burn instruction set: auto (the widest this CPU runs), " + cpu_burn_isa_names())
+      ->capture_default_str();
+  cmd->add_option("--cpu-dtype", s.cpu_dtype, "CPU burn precision: fp64, fp32")->capture_default_str();
+  cmd->add_option("--inject-faults", s.inject_faults,
+                  "Corrupt N results of each checker (CPU burn, each GPU's GEMMs and memory test) between "
+                  "compute and check, to see them caught: the run must fail with at least N wrong")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1000000}))
+      ->capture_default_str();
   cmd->add_option("--gpus", s.gpus, "CUDA indices to burn, e.g. 0,2, or 'none' (default: all)");
   cmd->add_option("--dtype", s.dtype, "GEMM data type: " + burn_dtype_names())->capture_default_str();
   cmd->add_option("--matrix", s.matrix, "GEMM size n (n x n x n)")->check(CLI::Range(256, 32768))->capture_default_str();
@@ -71,7 +82,7 @@ CLI::App* add_stress_command(CLI::App& app, StressCliState& s) {
   cmd->add_flag("--no-memtest", s.no_memtest, "Skip the GPU memory pattern test");
   cmd->add_flag("--plain", s.plain, "Plain progress lines even on a terminal");
   cmd->add_flag("--no-kernel-log", s.no_kernel_log, "Do not read Xids from /dev/kmsg");
-  cmd->add_option("--sysfs-root", s.sysfs_root, "Read host sensors under this folder (a recorded tree)")
+  cmd->add_option("--sysfs-root", s.sysfs_root, "Read host sensors and the CPU ceiling's facts under this folder (a recorded tree)")
       ->check(CLI::ExistingDirectory)
       ->group("");
   return cmd;
@@ -93,6 +104,20 @@ StressConfig stress_config_from_cli(const StressCliState& s, bool stdout_is_tty)
   }
   config.cpu = s.cpu;
   config.cpu_threads = s.cpu_threads;
+  if (s.cpu_isa != "auto") {
+    config.cpu_kernel = find_cpu_burn_kernel(s.cpu_isa);
+    if (!config.cpu_kernel) {
+      throw UsageError("--cpu-isa: unknown instruction set '" + s.cpu_isa + "' (auto, " + cpu_burn_isa_names() + ")");
+    }
+    if (!cpu_runs(*config.cpu_kernel)) {
+      throw UsageError("--cpu-isa: this CPU does not run " + std::string(config.cpu_kernel->display) +
+                       " (it runs " + widest_cpu_burn_kernel().isa + ")");
+    }
+  }
+  if (!parse_cpu_precision(s.cpu_dtype, &config.cpu_precision)) {
+    throw UsageError("--cpu-dtype: unknown precision '" + s.cpu_dtype + "' (fp64, fp32)");
+  }
+  config.inject_faults = s.inject_faults;
   if (s.gpus == "none") {
     config.no_gpu = true;
   } else if (!s.gpus.empty()) {
@@ -123,7 +148,8 @@ int run_stress_command(const StressCliState& state) {
     const StressConfig config = stress_config_from_cli(state, isatty(STDOUT_FILENO) == 1);
     reset_stress_stop();
     const StopSignals signals(on_stop_signal);
-    outcome = run_stress(config, default_stress_hooks(), std::cout);
+    outcome = run_stress(config, with_burn_ceilings(default_stress_hooks(), SysfsRoot(config.sysfs_root)),
+                         std::cout);
   }
   if (outcome.exit_code == 3) {
     std::cerr << "pipecheck: could not run: " << outcome.error << "\n";

@@ -1,7 +1,9 @@
 // `pipecheck stress`: its flags (CLI11) and the command, which runs stress/run_stress and turns
-// its outcome into the exit code (0 pass, 1 fail, 2 usage, 3 could not run).
+// its outcome into the exit code (0 pass, 1 fail or invalid, 2 usage, 3 could not run, 130
+// interrupted).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -20,6 +22,9 @@ struct StressCliState {
   std::string max_duration = "24h";
   bool cpu = false;
   unsigned cpu_threads = 0;
+  std::string cpu_isa = "auto";
+  std::string cpu_dtype = "fp64";
+  std::uint64_t inject_faults = 0;
   std::string gpus;  // "0,2", "none", "" = all
   std::string dtype = "bf16";
   int matrix = 8192;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages pipecheck builds against, only those that are missing.
+# Installs the Debian packages pipecheck builds against (and the Python loaders of
+# scripts/plant-scenarios.sh use), only those that are missing.
 # As root it runs apt-get; otherwise it prints the exact command to run.
 set -euo pipefail
 
@@ -11,6 +12,8 @@ packages=(
   # junit-10 rules), the Prometheus client library's parser, Google Benchmark's compare.py (which
   # needs scipy), all through Debian's /usr/bin/python3.
   libxml2-utils python3-prometheus-client libbenchmark-tools python3-scipy
+  # scripts/plant-scenarios.sh plants bottlenecks with ordinary Pillow + numpy loaders.
+  python3-pil python3-numpy
 )
 # MPI is optional for pipecheck (comm/ under mpirun); pass --with-mpi to add it.
 if [[ " $* " == *" --with-mpi "* ]]; then packages+=(libopenmpi-dev openmpi-bin); fi

@@ -16,11 +16,24 @@ namespace pipecheck {
 
 // Written by the worker, read by the sampler at any time.
 struct WorkerCounters {
-  std::atomic<double> flops{0};                  // completed and verified work
-  std::atomic<std::uint64_t> wrong_results{0};   // GEMM elements that differ from the reference
+  std::atomic<double> flops{0};                  // completed and verified work (add_work)
+  std::atomic<std::int64_t> completed_ns{0};     // steady_clock time of the last add_work; 0: none
+  std::atomic<std::uint64_t> wrong_results{0};   // result elements that differ from the reference
   std::atomic<std::uint64_t> memory_errors{0};   // memory-test words read back wrong
   std::atomic<std::uint64_t> iterations{0};      // completed batches
+  std::atomic<std::uint64_t> injected_faults{0};         // results corrupted on purpose (--inject-faults)
+  std::atomic<std::uint64_t> injected_memory_faults{0};  // memory-test words corrupted on purpose
   std::atomic<bool> finished{false};             // run() returned (or threw)
+
+  // A batch of work completed now. The sampler takes rates between completions, not between
+  // its own ticks, so a batch longer than the interval is not counted in the wrong interval.
+  void add_work(double work_flops) {
+    flops += work_flops;
+    completed_ns.store(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                           std::chrono::steady_clock::now().time_since_epoch())
+                           .count(),
+                       std::memory_order_release);
+  }
 };
 
 class WorkerContext {

@@ -1,6 +1,8 @@
 // The CUDA side of the GPU burn: cuBLAS GEMMs into a ring of results, a compare kernel per
 // result against the reference, a memory-pattern test, and every wait on the GPU polled against
 // the watchdog's deadline (cudaEventQuery, never a blocking synchronize) so a hang is reported.
+// --inject-faults: stress/fault_injection decides which elements; flip_elements applies it
+// between the GEMM (or the pattern write) and its check.
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -14,6 +16,7 @@
 
 #include "core/errors.hpp"
 #include "stress/burn_verify.hpp"
+#include "stress/fault_injection.hpp"
 #include "stress/gpu_burn.hpp"
 #include "stress/verify_rule.hpp"
 
@@ -146,6 +149,28 @@ __global__ void reference_dots(const AB* a, const AB* b, const C* reference, int
   }
 }
 
+// XORs fault_mask into the listed elements (4 or 8 bytes each) of a result or memory buffer.
+__global__ void flip_elements(void* base, const std::uint64_t* indices, std::uint64_t count,
+                              unsigned element_bytes, unsigned long long mask) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    if (element_bytes == 8) {
+      static_cast<unsigned long long*>(base)[indices[i]] ^= mask;
+    } else {
+      static_cast<unsigned int*>(base)[indices[i]] ^= static_cast<unsigned int>(mask);
+    }
+  }
+}
+
+// One element: the index as an argument, so a GEMM fault needs no copy.
+__global__ void flip_element(void* base, std::uint64_t index, unsigned element_bytes, unsigned long long mask) {
+  if (element_bytes == 8) {
+    static_cast<unsigned long long*>(base)[index] ^= mask;
+  } else {
+    static_cast<unsigned int*>(base)[index] ^= static_cast<unsigned int>(mask);
+  }
+}
+
 __global__ void memtest_write(std::uint32_t* words, std::uint64_t count, int pattern) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < count;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
@@ -165,7 +190,9 @@ __global__ void memtest_check(const std::uint32_t* words, std::uint64_t count, i
 
 class GpuBurnWorker final : public BurnWorker {
  public:
-  explicit GpuBurnWorker(GpuBurnConfig config) : config_(std::move(config)), info_(dtype_info(config_.dtype)) {}
+  explicit GpuBurnWorker(GpuBurnConfig config)
+      : config_(std::move(config)), info_(dtype_info(config_.dtype)), gemm_faults_(config_.inject_faults),
+        memory_faults_(config_.inject_faults) {}
 
   void run(WorkerContext& ctx) override {
     try {
@@ -192,7 +219,9 @@ class GpuBurnWorker final : public BurnWorker {
   void allocate_memtest(WorkerContext& ctx);
   void check_reference(WorkerContext& ctx);
   void burn(WorkerContext& ctx);
-  void enqueue_batch(int slot_parity);
+  void enqueue_batch(int slot_parity, WorkerContext& ctx);
+  void inject_gemm_fault(void* result, WorkerContext& ctx);
+  void inject_memory_faults(WorkerContext& ctx);
   void memtest_pass(WorkerContext& ctx, int pattern);
   void gemm(void* c);
   void compare(const void* c);
@@ -223,6 +252,9 @@ class GpuBurnWorker final : public BurnWorker {
   int* check_indices_ = nullptr;        // check_reference's rows then columns
   double* check_device_out_ = nullptr;  // its exact dots, |a||b| sums and GEMM elements
   double* check_host_out_ = nullptr;    // pinned copy of check_device_out_
+  FaultInjector gemm_faults_;
+  FaultInjector memory_faults_;
+  std::uint64_t* fault_indices_ = nullptr;  // the memory faults' word indices, on the device
 };
 
 void GpuBurnWorker::setup(WorkerContext& ctx) {
@@ -429,9 +461,35 @@ void GpuBurnWorker::check_reference(WorkerContext& ctx) {
   ctx.counters().wrong_results += static_cast<std::uint64_t>(bad);
 }
 
-void GpuBurnWorker::enqueue_batch(int parity) {
+void GpuBurnWorker::inject_gemm_fault(void* result, WorkerContext& ctx) {
+  std::uint64_t number = 0;
+  if (!gemm_faults_.take(&number)) return;
+  const std::uint64_t index = fault_index(number, gemm_faults_.planned(), std::uint64_t(n_) * n_);
+  flip_element<<<1, 1, 0, stream_>>>(result, index, static_cast<unsigned>(info_.c_size), fault_mask(info_.c_size));
+  cuda_check(cudaGetLastError(), "flip_element<<<>>>", gpu());
+  ctx.counters().injected_faults += 1;
+}
+
+// Every memory fault at once, into the pass under way, between its write and its check.
+void GpuBurnWorker::inject_memory_faults(WorkerContext& ctx) {
+  const std::uint64_t faults = std::min<std::uint64_t>(memory_faults_.take_all(), memory_words_);
+  if (faults == 0) return;
+  const std::vector<std::uint64_t> indices = fault_indices(faults, memory_words_);
+  cuda_check(cudaMalloc(&fault_indices_, faults * sizeof(std::uint64_t)), "cudaMalloc", gpu());
+  // From pageable memory: returns once `indices` is staged, so it may go out of scope.
+  cuda_check(cudaMemcpyAsync(fault_indices_, indices.data(), faults * sizeof(std::uint64_t), cudaMemcpyHostToDevice,
+                             stream_),
+             "cudaMemcpyAsync", gpu());
+  flip_elements<<<blocks_for(faults), threads_per_block, 0, stream_>>>(memory_, fault_indices_, faults, 4,
+                                                                       fault_mask(4));
+  cuda_check(cudaGetLastError(), "flip_elements<<<>>>", gpu());
+  ctx.counters().injected_memory_faults += faults;
+}
+
+void GpuBurnWorker::enqueue_batch(int parity, WorkerContext& ctx) {
   for (void* result : results_) {
     gemm(result);
+    inject_gemm_fault(result, ctx);
     compare(result);
   }
   cuda_check(cudaMemcpyAsync(host_counters_ + 2 * parity, device_counters_, 2 * sizeof(unsigned long long),
@@ -441,6 +499,7 @@ void GpuBurnWorker::enqueue_batch(int parity) {
 
 void GpuBurnWorker::memtest_pass(WorkerContext& ctx, int pattern) {
   memtest_write<<<blocks_for(memory_words_), threads_per_block, 0, stream_>>>(memory_, memory_words_, pattern);
+  inject_memory_faults(ctx);
   memtest_check<<<blocks_for(memory_words_), threads_per_block, 0, stream_>>>(memory_, memory_words_, pattern,
                                                                               device_counters_ + 1);
   cuda_check(cudaGetLastError(), "memtest<<<>>>", gpu());
@@ -449,6 +508,8 @@ void GpuBurnWorker::memtest_pass(WorkerContext& ctx, int pattern) {
   cuda_check(cudaEventRecord(events_[0], stream_), "cudaEventRecord", gpu());
   wait(events_[0], ctx, "memory test pattern " + std::to_string(pattern));
   ctx.counters().memory_errors = host_counters_[1];
+  if (fault_indices_) cudaFree(fault_indices_);
+  fault_indices_ = nullptr;
 }
 
 void GpuBurnWorker::burn(WorkerContext& ctx) {
@@ -461,7 +522,7 @@ void GpuBurnWorker::burn(WorkerContext& ctx) {
   auto complete = [&](std::uint64_t number) {
     wait(events_[number % 2], ctx, "GEMM batch " + std::to_string(number));
     ctx.counters().wrong_results = wrong_before + host_counters_[2 * (number % 2)];
-    ctx.counters().flops += batch_flops;
+    ctx.counters().add_work(batch_flops);
     ctx.counters().iterations += 1;
   };
   while (!ctx.stop_requested()) {
@@ -472,7 +533,7 @@ void GpuBurnWorker::burn(WorkerContext& ctx) {
       continue;
     }
     // Two batches in flight: the GPU never waits for the host between them.
-    enqueue_batch(static_cast<int>(batch % 2));
+    enqueue_batch(static_cast<int>(batch % 2), ctx);
     ++batch;
     if (in_flight) complete(batch - 2);
     in_flight = true;
@@ -498,6 +559,8 @@ void GpuBurnWorker::release_reference_check() {
 
 void GpuBurnWorker::release() {
   release_reference_check();
+  if (fault_indices_) cudaFree(fault_indices_);
+  fault_indices_ = nullptr;
   if (memory_) cudaFree(memory_);
   for (void* result : results_) {
     if (result) cudaFree(result);

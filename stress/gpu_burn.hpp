@@ -4,6 +4,7 @@
 // side; gpu_burn_nocuda.cpp says "not built: no CUDA toolkit".
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +33,8 @@ struct GpuBurnConfig {
   bool memtest = true;
   double memtest_fraction = 0.9;  // of the memory left free after the GEMM buffers
   double memtest_every_s = 30;    // one pattern pass this often while burning
+  std::uint64_t inject_faults = 0;  // GEMM results, and memory-test words, to corrupt before the
+                                    // check (--inject-faults; decided by stress/fault_injection)
 };
 
 // True when this build has the CUDA burn.

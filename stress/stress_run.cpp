@@ -16,8 +16,10 @@
 #include "core/json_text.hpp"
 #include "inventory/nvml_library.hpp"
 #include "stress/cpu_burn.hpp"
+#include "stress/cpu_burn_isa.hpp"
 #include "stress/gpu_telemetry.hpp"
 #include "stress/host_sampler.hpp"
+#include "stress/stress_judge.hpp"
 #include "stress/stress_progress.hpp"
 #include "stress/telemetry_csv.hpp"
 #include "stress/telemetry_sampler.hpp"
@@ -75,7 +77,7 @@ std::vector<StressGpu> discover_cuda_gpus(std::string* why) {
   for (const auto& device : report.devices) {
     gpus.push_back(StressGpu{device.index,
                              format_bdf(device.pci_domain, device.pci_bus, device.pci_device),
-                             device.name});
+                             device.name, device});
   }
   if (gpus.empty() && why) *why = report.error.empty() ? "no CUDA device" : report.error;
   return gpus;
@@ -219,6 +221,37 @@ Planned planned_duration(const StressConfig& config) {
   return {config.duration_s, "duration"};
 }
 
+CpuBurnConfig cpu_burn_config(const StressConfig& config) {
+  CpuBurnConfig burn;
+  burn.threads = config.cpu_threads;
+  burn.kernel = config.cpu_kernel;
+  burn.precision = config.cpu_precision;
+  burn.inject_faults = config.inject_faults;
+  return burn;
+}
+
+// What the summary says of the CPU burn before it runs: its variant, and the ceiling and
+// sanity bound its rate will be held against.
+void describe_cpu_burn(const StressConfig& config, const StressHooks& hooks, CpuStressSummary& cpu) {
+  const CpuBurnConfig burn = cpu_burn_config(config);
+  const CpuBurnKernel& kernel = cpu_burn_kernel(burn);
+  CpuBurnPlan plan{&kernel, burn.precision, cpu_burn_threads(burn), cpu_burn_cpus()};
+  cpu.enabled = true;
+  cpu.threads = plan.threads;
+  cpu.isa = kernel.isa;
+  cpu.isa_display = kernel.display;
+  cpu.vector_bits = kernel.vector_bits;
+  cpu.fused = kernel.fused;
+  cpu.precision = to_string(burn.precision);
+  if (hooks.cpu_ceiling) {
+    CpuBurnCeilings ceilings = hooks.cpu_ceiling(plan);
+    cpu.ceiling = std::move(ceilings.ceiling);
+    cpu.sanity_bound = std::move(ceilings.sanity_bound);
+  } else {
+    cpu.ceiling = CeilingResult::unknown("no ceiling model given to this stress run");
+  }
+}
+
 }  // namespace
 
 void request_stress_stop() { stop_requested.store(true); }
@@ -235,11 +268,10 @@ StressHooks default_stress_hooks() {
     burn.matrix_n = config.matrix_n;
     burn.verify_tolerance = config.verify_tolerance;
     burn.memtest = config.memtest;
+    burn.inject_faults = config.inject_faults;
     return make_gpu_burn_worker(burn);
   };
-  hooks.make_cpu_worker = [](const StressConfig& config) {
-    return make_cpu_burn_worker(CpuBurnConfig{config.cpu_threads});
-  };
+  hooks.make_cpu_worker = [](const StressConfig& config) { return make_cpu_burn_worker(cpu_burn_config(config)); };
   return hooks;
 }
 
@@ -247,7 +279,8 @@ namespace {
 
 // The GPU part of the summary for one slot.
 GpuStressSummary gpu_summary(const StressGpu& gpu, WorkerSlot& slot, RunState& state,
-                             const std::vector<XidEvent>& xids) {
+                             const std::vector<XidEvent>& xids, const StressConfig& config,
+                             const StressHooks& hooks) {
   GpuStressSummary summary;
   summary.index = gpu.index;
   summary.bus_id = gpu.bus_id;
@@ -261,11 +294,15 @@ GpuStressSummary gpu_summary(const StressGpu& gpu, WorkerSlot& slot, RunState& s
   state.gpus[gpu.index].finish_gpu(summary, state.rules);
   // The accumulator's count includes memory errors (the CSV's wrong_results column does).
   summary.wrong_results = slot.counters.wrong_results;
+  summary.injected_faults = slot.counters.injected_faults;
+  summary.injected_memory_faults = slot.counters.injected_memory_faults;
   if (state.hangs.count(gpu.index)) summary.hang = state.hangs[gpu.index];
   if (state.telemetry_errors.count(gpu.index)) summary.telemetry_error = state.telemetry_errors[gpu.index];
   for (const auto& xid : xids) {
     if (xid.bus_id == gpu.bus_id) summary.xids.push_back(xid);
   }
+  summary.ceiling = hooks.gpu_ceiling ? hooks.gpu_ceiling(gpu, config.dtype)
+                                      : CeilingResult::unknown("no ceiling model given to this stress run");
   return summary;
 }
 
@@ -299,6 +336,7 @@ StressOutcome run_stress(const StressConfig& config, const StressHooks& hooks, s
   summary.interval_s = config.interval_s;
   summary.rules.slow_tolerance_pct = config.slow_tolerance_pct;
   summary.rules.warmup_s = std::min(30.0, 0.2 * planned.seconds);
+  summary.inject_faults = config.inject_faults;
 
   ProgressDisplay progress(out, config.tty, planned.seconds);
   auto state = std::make_shared<RunState>();
@@ -353,8 +391,7 @@ StressOutcome run_stress(const StressConfig& config, const StressHooks& hooks, s
   if (config.cpu) {
     add_slot("cpu", -1, hooks.make_cpu_worker(config));
     sources.cpu_counters = &slots.back()->counters;
-    summary.cpu.enabled = true;
-    summary.cpu.threads = cpu_burn_threads(CpuBurnConfig{config.cpu_threads});
+    describe_cpu_burn(config, hooks, summary.cpu);
   }
   HostSampler host(SysfsRoot(config.sysfs_root));
   sources.host = &host;
@@ -416,13 +453,14 @@ StressOutcome run_stress(const StressConfig& config, const StressHooks& hooks, s
   {
     const std::lock_guard lock(state->mutex);
     for (std::size_t i = 0; i < gpus.size(); ++i) {
-      summary.gpus.push_back(gpu_summary(gpus[i], *slots[i], *state, all_xids));
+      summary.gpus.push_back(gpu_summary(gpus[i], *slots[i], *state, all_xids, config, hooks));
     }
     summary.other_xids = state->other_xids;
     if (config.cpu) {
       WorkerSlot& cpu = *slots.back();
       state->host.finish_cpu(summary.cpu);
       summary.cpu.wrong_results = cpu.counters.wrong_results;
+      summary.cpu.injected_faults = cpu.counters.injected_faults;
       const std::lock_guard cpu_lock(cpu.mutex);
       summary.cpu.error = cpu.error;
     } else {

@@ -3,14 +3,19 @@
 // the watchdog, and at the end summary.json and the verdict.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "core/measurement.hpp"
+#include "inventory/cuda_devices.hpp"
 #include "stress/burn_worker.hpp"
+#include "stress/cpu_burn_kernel.hpp"
 #include "stress/gpu_burn.hpp"
 #include "stress/load_profile.hpp"
 #include "stress/stress_summary.hpp"
@@ -23,7 +28,10 @@ struct StressConfig {
   bool until_failure = false;
   double max_duration_s = 24 * 3600;
   bool cpu = false;
-  unsigned cpu_threads = 0;  // 0: every hardware thread
+  unsigned cpu_threads = 0;  // 0: one per CPU this process may run on
+  const CpuBurnKernel* cpu_kernel = nullptr;  // nullptr: the widest this CPU runs (--cpu-isa)
+  CpuPrecision cpu_precision = CpuPrecision::fp64;
+  std::uint64_t inject_faults = 0;  // results each checker gets corrupted before it checks
   bool no_gpu = false;       // --gpus none: the CPU burn alone on a GPU machine
   std::vector<int> gpus;     // CUDA indices; empty: every visible GPU
   BurnDtype dtype = default_burn_dtype;
@@ -44,6 +52,22 @@ struct StressGpu {
   int index = -1;  // CUDA ordinal
   std::string bus_id;
   std::string name;
+  std::optional<CudaDeviceFacts> facts;  // what CUDA says of it (for its ceiling)
+};
+
+// The CPU burn as it will run, for its ceiling.
+struct CpuBurnPlan {
+  const CpuBurnKernel* kernel = nullptr;
+  CpuPrecision precision = CpuPrecision::fp64;
+  unsigned threads = 0;
+  std::vector<int> cpus;  // the CPUs it may run on
+};
+
+// What the CPU burn's rate is held against: its ceiling, and the sanity bound that holds it
+// where the ceiling is unknown.
+struct CpuBurnCeilings {
+  CeilingResult ceiling;
+  std::optional<Ceiling> sanity_bound;
 };
 
 // What run_stress gets from the machine; tests replace them with fakes (a GPU that hangs).
@@ -52,11 +76,15 @@ struct StressHooks {
   std::function<std::vector<StressGpu>(std::string* why)> discover_gpus;
   std::function<std::unique_ptr<BurnWorker>(const StressGpu&, const StressConfig&)> make_gpu_worker;
   std::function<std::unique_ptr<BurnWorker>(const StressConfig&)> make_cpu_worker;
+  // The ceilings the burn rates are held against. The judging side (reports/) knows them, so
+  // the command sets these (app/stress_ceilings.hpp); unset, the rates are not held against any.
+  std::function<CpuBurnCeilings(const CpuBurnPlan&)> cpu_ceiling;
+  std::function<CeilingResult(const StressGpu&, BurnDtype)> gpu_ceiling;
 };
 StressHooks default_stress_hooks();
 
 struct StressOutcome {
-  int exit_code = 3;  // 0 pass, 1 fail, 3 could not run
+  int exit_code = 3;  // 0 pass, 1 fail or invalid, 3 could not run, 130 interrupted
   std::string error;  // could not run: why
   StressSummary summary;
   std::filesystem::path csv_path;

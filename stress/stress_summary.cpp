@@ -1,4 +1,4 @@
-// Folding telemetry into the stress summary, the verdict rules, and the summary's JSON and text.
+// Folding telemetry into the stress summary, and the summary's JSON and text.
 #include "stress/stress_summary.hpp"
 
 #include <algorithm>
@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/json_records.hpp"
 #include "core/outcome.hpp"
+#include "stress/stress_judge.hpp"
 #include "stress/throttle_reasons.hpp"
 
 namespace pipecheck {
@@ -40,26 +42,16 @@ nlohmann::json optional_json(const std::optional<T>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
+// A ceiling's object ({value, unit, basis, derivation}) or null.
+nlohmann::json ceiling_json(const CeilingResult& ceiling) {
+  return ceiling.ceiling ? nlohmann::json(*ceiling.ceiling) : nlohmann::json(nullptr);
+}
+
+nlohmann::json text_or_null(const std::string& text) {
+  return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
+}
+
 }  // namespace
-
-std::vector<std::size_t> slow_gpus(const std::vector<double>& tflops, double tolerance_pct,
-                                   double* median) {
-  std::vector<std::size_t> slow;
-  if (tflops.size() < 2) return slow;
-  const double middle = median_of(tflops);
-  if (median) *median = middle;
-  for (std::size_t i = 0; i < tflops.size(); ++i) {
-    if (tflops[i] < middle * (1.0 - tolerance_pct / 100.0)) slow.push_back(i);
-  }
-  return slow;
-}
-
-bool busy_but_not_loaded(double mean_util_pct, double mean_power_w, double power_limit_w,
-                         const SummaryRules& rules) {
-  if (power_limit_w <= 0) return false;
-  return mean_util_pct >= rules.busy_util_pct &&
-         mean_power_w < rules.loaded_power_fraction * power_limit_w;
-}
 
 void SourceAccumulator::add(const TelemetryRow& row, double level, double dt_s,
                             const SummaryRules& rules) {
@@ -168,76 +160,6 @@ void SourceAccumulator::finish_cpu(CpuStressSummary& cpu) const {
   cpu.max_package_w = package_max_;
 }
 
-namespace {
-
-void judge_gpu(GpuStressSummary& gpu) {
-  auto fail = [&](std::string reason) { gpu.reasons.push_back(std::move(reason)); };
-  if (gpu.wrong_results) fail(std::to_string(gpu.wrong_results) + " wrong GEMM results");
-  if (gpu.memory_errors) fail(std::to_string(gpu.memory_errors) + " memory-test errors");
-  if (gpu.hang) fail("hang: " + gpu.hang->what + " did not finish within " + fixed(gpu.hang->deadline_s, 0) + " s");
-  if (!gpu.error.empty()) fail("fault: " + gpu.error);
-  for (const auto& xid : gpu.xids) fail("Xid " + std::to_string(xid.xid) + " (" + xid.source + ")");
-  if (gpu.failing_throttle_s > 0) {
-    std::string names;
-    for (const auto& [name, seconds] : gpu.throttled_s) {
-      const auto bits = parse_clock_event_reasons(name);
-      if (bits && failing_clock_event_bits(*bits)) names += (names.empty() ? "" : ", ") + name + " " + fixed(seconds, 0) + " s";
-    }
-    fail("thermal/hardware slowdown: " + names);
-  }
-  if (gpu.ecc_uncorrected_delta.value_or(0) > 0) {
-    fail(std::to_string(*gpu.ecc_uncorrected_delta) + " uncorrected ECC errors");
-  }
-  if (gpu.slow) fail("slow: " + fixed(gpu.slower_than_median_pct.value_or(0), 1) + "% below the median GPU");
-  auto warn = [&](std::string warning) { gpu.warnings.push_back(std::move(warning)); };
-  if (gpu.busy_but_not_loaded) {
-    warn("busy but not loaded: GPU-Util " + fixed(gpu.mean_util_gpu_pct.value_or(0), 0) + "% but power " +
-         fixed(100 * gpu.power_fraction.value_or(0), 0) + "% of the limit");
-  }
-  if (gpu.clock_unstable && gpu.sm_clock) warn("SM clock unstable: " + fixed(gpu.sm_clock->cv_pct, 1) + "% spread");
-  if (gpu.ecc_corrected_delta.value_or(0) > 0) warn(std::to_string(*gpu.ecc_corrected_delta) + " corrected ECC errors");
-  if (gpu.pcie_replays_delta.value_or(0) > 0) warn(std::to_string(*gpu.pcie_replays_delta) + " PCIe replays");
-  if (gpu.loaded_samples == 0 && !gpu.hang && gpu.error.empty()) warn("no sample at full load after warm-up");
-  gpu.verdict = gpu.reasons.empty() ? "pass" : "fail";
-}
-
-}  // namespace
-
-void judge_stress(StressSummary& summary) {
-  std::vector<double> tflops;
-  std::vector<std::size_t> measured;
-  for (std::size_t i = 0; i < summary.gpus.size(); ++i) {
-    if (summary.gpus[i].sustained_tflops) {
-      tflops.push_back(*summary.gpus[i].sustained_tflops);
-      measured.push_back(i);
-    }
-  }
-  double median = 0;
-  summary.slow_gpu_indices.clear();
-  for (std::size_t k : slow_gpus(tflops, summary.rules.slow_tolerance_pct, &median)) {
-    GpuStressSummary& gpu = summary.gpus[measured[k]];
-    gpu.slow = true;
-    summary.slow_gpu_indices.push_back(gpu.index);
-  }
-  if (tflops.size() >= 2) {
-    summary.median_tflops = median;
-    for (std::size_t k = 0; k < measured.size(); ++k) {
-      summary.gpus[measured[k]].slower_than_median_pct = median > 0 ? 100.0 * (median - tflops[k]) / median : 0;
-    }
-  }
-  for (auto& gpu : summary.gpus) {
-    judge_gpu(gpu);
-    for (const auto& reason : gpu.reasons) summary.reasons.push_back("gpu" + std::to_string(gpu.index) + ": " + reason);
-    for (const auto& warning : gpu.warnings) summary.warnings.push_back("gpu" + std::to_string(gpu.index) + ": " + warning);
-  }
-  if (summary.cpu.enabled) {
-    if (summary.cpu.wrong_results) summary.reasons.push_back("cpu: " + std::to_string(summary.cpu.wrong_results) + " wrong results");
-    if (!summary.cpu.error.empty()) summary.reasons.push_back("cpu: fault: " + summary.cpu.error);
-  }
-  summary.verdict = summary.reasons.empty() ? "pass" : "fail";
-  summary.exit_code = summary.reasons.empty() ? 0 : 1;
-}
-
 nlohmann::json telemetry_row_json(const TelemetryRow& row) {
   return {{"utc_time", row.utc_time},
           {"elapsed_s", row.elapsed_s},
@@ -315,6 +237,11 @@ nlohmann::json gpu_json(const GpuStressSummary& gpu) {
           {"telemetry_error", gpu.telemetry_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(gpu.telemetry_error)},
           {"slower_than_median_pct", optional_json(gpu.slower_than_median_pct)},
           {"slow", gpu.slow},
+          {"ceiling", ceiling_json(gpu.ceiling)},
+          {"ceiling_unknown", text_or_null(gpu.ceiling.unknown_reason)},
+          {"percent_of_ceiling", optional_json(gpu.percent_of_ceiling)},
+          {"injected_faults", gpu.injected_faults},
+          {"injected_memory_faults", gpu.injected_memory_faults},
           {"verdict", gpu.verdict},
           {"reasons", gpu.reasons},
           {"warnings", gpu.warnings}};
@@ -329,13 +256,24 @@ nlohmann::json stress_summary_json(const StressSummary& s) {
   for (const auto& xid : s.other_xids) other_xids.push_back(xid_json(xid));
   const nlohmann::json cpu = {{"enabled", s.cpu.enabled},
                               {"threads", s.cpu.threads},
+                              {"isa", text_or_null(s.cpu.isa)},
+                              {"vector_bits", s.cpu.vector_bits},
+                              {"fused", s.cpu.fused},
+                              {"precision", text_or_null(s.cpu.precision)},
                               {"sustained_gflops", optional_json(s.cpu.sustained_gflops)},
+                              {"ceiling", ceiling_json(s.cpu.ceiling)},
+                              {"ceiling_unknown", text_or_null(s.cpu.ceiling.unknown_reason)},
+                              {"sanity_bound", s.cpu.sanity_bound ? nlohmann::json(*s.cpu.sanity_bound)
+                                                                  : nlohmann::json(nullptr)},
+                              {"percent_of_ceiling", optional_json(s.cpu.percent_of_ceiling)},
                               {"wrong_results", s.cpu.wrong_results},
+                              {"injected_faults", s.cpu.injected_faults},
                               {"mean_util_pct", optional_json(s.cpu.mean_util_pct)},
                               {"max_temp_c", optional_json(s.cpu.max_temp_c)},
                               {"mean_package_w", optional_json(s.cpu.mean_package_w)},
                               {"max_package_w", optional_json(s.cpu.max_package_w)},
-                              {"error", s.cpu.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.cpu.error)}};
+                              {"error", text_or_null(s.cpu.error)},
+                              {"verdict", s.cpu.enabled ? nlohmann::json(s.cpu.verdict) : nlohmann::json(nullptr)}};
   const nlohmann::json rules = {{"warmup_s", s.rules.warmup_s},
                                 {"slow_tolerance_pct", s.rules.slow_tolerance_pct},
                                 {"busy_util_pct", s.rules.busy_util_pct},
@@ -361,11 +299,26 @@ nlohmann::json stress_summary_json(const StressSummary& s) {
           {"slow_gpus", s.slow_gpu_indices},
           {"other_xids", other_xids},
           {"notes", s.notes},
+          {"inject_faults", s.inject_faults},
           {"verdict", s.verdict},
           {"reasons", s.reasons},
           {"warnings", s.warnings},
           {"exit_code", s.exit_code}};
 }
+
+namespace {
+
+// "ceiling 473.6 GFLOP/s = ...: 62% of it", or "ceiling unknown: why; sanity bound ...: 23% of it".
+std::string ceiling_line(const CeilingResult& ceiling, const std::optional<Ceiling>& sanity_bound,
+                         const std::optional<double>& percent) {
+  const std::string share = percent ? ": " + fixed(*percent, 0) + "% of it" : std::string();
+  if (ceiling.ceiling) return "ceiling " + ceiling.ceiling->derivation + share;
+  std::string line = "ceiling unknown: " + ceiling.unknown_reason;
+  if (sanity_bound) line += "; sanity bound " + sanity_bound->derivation + share;
+  return line;
+}
+
+}  // namespace
 
 std::string render_stress_summary(const StressSummary& s) {
   std::ostringstream out;
@@ -379,14 +332,16 @@ std::string render_stress_summary(const StressSummary& s) {
     }
     if (gpu.sm_clock) out << ", SM " << fixed(gpu.sm_clock->mean_mhz, 0) << " MHz";
     out << "  " << gpu.verdict << "\n";
+    out << "    " << ceiling_line(gpu.ceiling, std::nullopt, gpu.percent_of_ceiling) << "\n";
   }
   if (s.cpu.enabled) {
-    out << "  cpu " << s.cpu.threads << " threads: "
+    out << "  cpu " << s.cpu.threads << " threads, " << s.cpu.isa_display << " " << s.cpu.precision << ": "
         << (s.cpu.sustained_gflops ? fixed(*s.cpu.sustained_gflops, 1) + " GFLOP/s" : "no sustained rate")
         << ", util " << (s.cpu.mean_util_pct ? fixed(*s.cpu.mean_util_pct, 0) + "%" : "-")
         << ", max " << (s.cpu.max_temp_c ? fixed(*s.cpu.max_temp_c, 0) + " C" : "- C")
         << ", package " << (s.cpu.mean_package_w ? fixed(*s.cpu.mean_package_w, 0) + " W" : "- W")
-        << ", wrong " << s.cpu.wrong_results << "\n";
+        << ", wrong " << s.cpu.wrong_results << "  " << s.cpu.verdict << "\n";
+    out << "    " << ceiling_line(s.cpu.ceiling, s.cpu.sanity_bound, s.cpu.percent_of_ceiling) << "\n";
   }
   for (const auto& warning : s.warnings) out << "  warning: " << warning << "\n";
   out << "verdict: " << s.verdict;

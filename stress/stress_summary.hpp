@@ -1,6 +1,6 @@
 // The stress summary: per GPU (and for the CPU burn) what the run sustained and what went wrong,
-// built from the telemetry rows as they are sampled, and the verdict. Rules live here as pure
-// functions so each is tested alone: the slow-GPU rule, "busy but not loaded", throttling.
+// built from the telemetry rows as they are sampled, its JSON and its terminal text. The rules
+// and the verdict are in stress_judge.hpp.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/measurement.hpp"
 #include "stress/telemetry_csv.hpp"
 #include "stress/xid_monitor.hpp"
 
@@ -24,15 +25,6 @@ struct SummaryRules {
                                         // (DCGM targeted_power passes at 75%)
   double clock_cv_pct = 5;            // SM clock spread (stddev/mean) above this is unstable
 };
-
-// Which GPUs are slower than the median by more than tolerance_pct: indices into `tflops`.
-// Needs two GPUs or more (one GPU has nothing to compare with); *median gets the median.
-std::vector<std::size_t> slow_gpus(const std::vector<double>& tflops, double tolerance_pct,
-                                   double* median = nullptr);
-// "GPU-Util high but power well under the limit": the GPU looks busy but is not really loaded
-// (a kernel that waits on memory or launches, not one that burns).
-bool busy_but_not_loaded(double mean_util_pct, double mean_power_w, double power_limit_w,
-                         const SummaryRules& rules = {});
 
 struct ClockStats {
   double mean_mhz = 0;
@@ -78,6 +70,12 @@ struct GpuStressSummary {
   std::string telemetry_error; // NVML's first failure
   std::optional<double> slower_than_median_pct;
   bool slow = false;
+  // The GPU's dense GEMM peak for the burn's dtype (reports/ceilings), and the sustained rate's
+  // share of it; unknown with the reason for an unknown GPU.
+  CeilingResult ceiling;
+  std::optional<double> percent_of_ceiling;
+  std::uint64_t injected_faults = 0;         // GEMM results corrupted on purpose (--inject-faults)
+  std::uint64_t injected_memory_faults = 0;  // memory-test words corrupted on purpose
   std::string verdict = "pass";
   std::vector<std::string> reasons;   // why it fails
   std::vector<std::string> warnings;  // worth a look, not a failure
@@ -86,13 +84,25 @@ struct GpuStressSummary {
 struct CpuStressSummary {
   bool enabled = false;
   unsigned threads = 0;
+  std::string isa;          // the burn's variant: "avx512", "avx2", "sse2", "neon"
+  std::string isa_display;  // "AVX-512"
+  int vector_bits = 0;
+  bool fused = false;
+  std::string precision;    // "fp64", "fp32"
   std::optional<double> sustained_gflops;
+  // The CPU ceiling (reports/cpu_ceiling), unknown with the reason (no cpufreq in a VM); the
+  // sanity bound (cores x 6 GHz x 32 FP64 FLOP/cycle) holds the rate when it is unknown.
+  CeilingResult ceiling;
+  std::optional<Ceiling> sanity_bound;
+  std::optional<double> percent_of_ceiling;  // of the ceiling, or of the sanity bound without one
   std::uint64_t wrong_results = 0;
+  std::uint64_t injected_faults = 0;  // results corrupted on purpose (--inject-faults)
   std::optional<double> mean_util_pct;
   std::optional<double> max_temp_c;
   std::optional<double> mean_package_w;
   std::optional<double> max_package_w;
   std::string error;
+  std::string verdict = "pass";
 };
 
 // Folds one source's rows into its summary as they are sampled (no row list is kept, so an
@@ -148,17 +158,12 @@ struct StressSummary {
   std::vector<int> slow_gpu_indices;
   std::vector<XidEvent> other_xids;  // on GPUs not under test
   std::vector<std::string> notes;
-  std::string verdict = "pass";  // "pass", "fail", "could_not_run"
+  std::uint64_t inject_faults = 0;  // --inject-faults N: faults requested of each checker
+  std::string verdict = "pass";     // "pass", "fail", "invalid", "interrupted" (stress_judge.hpp)
   std::vector<std::string> reasons;
   std::vector<std::string> warnings;
   int exit_code = 0;
 };
-
-// Applies the rules: slow GPUs, each GPU's reasons and warnings, the overall verdict and exit code
-// (0 pass, 1 fail). Fails on: wrong results, memory errors, a hang, a worker fault, an Xid,
-// thermal or hardware slowdown, uncorrected ECC errors, a slow GPU, wrong CPU results. Warns on:
-// busy but not loaded, unstable clocks, corrected ECC errors, PCIe replays.
-void judge_stress(StressSummary& summary);
 
 nlohmann::json stress_summary_json(const StressSummary& summary);
 nlohmann::json telemetry_row_json(const TelemetryRow& row);

@@ -1,6 +1,7 @@
 // Sampling GPU and host telemetry into rows once an interval.
 #include "stress/telemetry_sampler.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 
@@ -20,7 +21,7 @@ std::string utc_now_iso_ms() {
 TelemetrySampler::TelemetrySampler(SamplerSources sources, std::chrono::milliseconds interval,
                                    Clock::time_point start, Sink sink)
     : sources_(std::move(sources)), interval_(interval), start_(start), sink_(std::move(sink)),
-      last_flops_(sources_.gpus.size() + 1, 0.0) {}
+      anchors_(sources_.gpus.size() + 1) {}
 
 TelemetrySampler::~TelemetrySampler() {
   {
@@ -34,7 +35,12 @@ TelemetrySampler::~TelemetrySampler() {
 void TelemetrySampler::start() {
   // The first host sample only primes the counters that rates need.
   if (sources_.host) sources_.host->sample(Clock::now());
-  last_tick_ = Clock::now();
+  const std::int64_t now_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+  for (std::size_t i = 0; i < anchors_.size(); ++i) {
+    const WorkerCounters* counters = i < sources_.gpus.size() ? sources_.gpus[i].counters : sources_.cpu_counters;
+    anchors_[i] = {counters ? counters->flops.load() : 0.0, now_ns};
+  }
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -97,24 +103,30 @@ TelemetryRow TelemetrySampler::host_row(Clock::time_point now) {
   return row;
 }
 
-namespace {
-
-// The burn's rate over the interval, from its cumulative verified FLOPs.
-void add_rate(TelemetryRow& row, const WorkerCounters* counters, double& last_flops, double dt_s) {
-  if (!counters) return;
-  const double flops = counters->flops.load();
-  if (dt_s > 0) row.tflops = (flops - last_flops) / dt_s / 1e12;
-  last_flops = flops;
-  row.wrong_results = counters->wrong_results.load() + counters->memory_errors.load();
+std::optional<double> burn_rate_tflops(RateAnchor& anchor, double flops, std::int64_t completed_ns,
+                                       std::int64_t min_span_ns) {
+  if (completed_ns == 0 || completed_ns - anchor.completed_ns < std::max<std::int64_t>(min_span_ns, 1)) {
+    return std::nullopt;
+  }
+  const double rate = (flops - anchor.flops) / (static_cast<double>(completed_ns - anchor.completed_ns) * 1e-9) / 1e12;
+  anchor = {flops, completed_ns};
+  return rate;
 }
 
-}  // namespace
+// Rates over at least half an interval.
+void TelemetrySampler::add_rate(TelemetryRow& row, const WorkerCounters* counters, RateAnchor& anchor) const {
+  if (!counters) return;
+  row.wrong_results = counters->wrong_results.load() + counters->memory_errors.load();
+  // The time first: work completed after it is counted in this rate or the next, never lost.
+  const std::int64_t completed_ns = counters->completed_ns.load(std::memory_order_acquire);
+  const double flops = counters->flops.load();
+  row.tflops = burn_rate_tflops(anchor, flops, completed_ns,
+                                std::chrono::duration_cast<std::chrono::nanoseconds>(interval_).count() / 2);
+}
 
 void TelemetrySampler::sample_once() {
   const std::lock_guard lock(mutex_);
   const auto now = Clock::now();
-  const double dt_s = last_tick_ ? std::chrono::duration<double>(now - *last_tick_).count() : 0.0;
-  last_tick_ = now;
   SampleTick tick;
   const std::string utc = utc_now_iso_ms();
   const double elapsed = std::chrono::duration<double>(now - start_).count();
@@ -124,7 +136,7 @@ void TelemetrySampler::sample_once() {
     std::string error;
     TelemetryRow row = gpu_row(gpu, error);
     if (!error.empty()) tick.telemetry_errors.emplace_back(gpu.index, error);
-    add_rate(row, gpu.counters, last_flops_[i], dt_s);
+    add_rate(row, gpu.counters, anchors_[i]);
     for (auto it = xids.begin(); it != xids.end();) {
       if (it->bus_id == gpu.bus_id) {
         row.xids.push_back(it->xid);
@@ -138,7 +150,7 @@ void TelemetrySampler::sample_once() {
   tick.other_xids = std::move(xids);
   if (sources_.host) {
     TelemetryRow row = host_row(now);
-    add_rate(row, sources_.cpu_counters, last_flops_.back(), dt_s);
+    add_rate(row, sources_.cpu_counters, anchors_.back());
     tick.rows.push_back(std::move(row));
   }
   for (auto& row : tick.rows) {

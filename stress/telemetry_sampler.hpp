@@ -1,12 +1,16 @@
 // The telemetry sampler thread of the stress run: once an interval, one row per GPU (NVML
 // readings, the burn's TFLOP/s and wrong count, Xids since the last row) and one host row (CPU
 // utilization, temperature, package power, the CPU burn's rate), handed to a callback that
-// writes them out at once.
+// writes them out at once. A burn's rate is taken between completions of its work, over at
+// least half an interval: a row whose span would be shorter (the last row, 12 ms after the one
+// before; a GPU batch longer than the interval) leaves the rate cell empty rather than report
+// a rate quantised by the batch size.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -46,6 +50,17 @@ struct SampleTick {
   std::vector<std::pair<int, std::string>> telemetry_errors;
 };
 
+// Where a burn's last rate ended: its cumulative FLOPs and the time of the completion that
+// brought them (WorkerCounters::completed_ns).
+struct RateAnchor {
+  double flops = 0;
+  std::int64_t completed_ns = 0;
+};
+// The rate in TFLOP/s from `anchor` to the latest completion, when they are at least min_span_ns
+// apart (the anchor then moves there); else none, and the span goes on growing.
+std::optional<double> burn_rate_tflops(RateAnchor& anchor, double flops, std::int64_t completed_ns,
+                                       std::int64_t min_span_ns);
+
 class TelemetrySampler {
  public:
   using Clock = std::chrono::steady_clock;
@@ -67,13 +82,13 @@ class TelemetrySampler {
   void loop();
   TelemetryRow gpu_row(const SampledGpu& gpu, std::string& error);
   TelemetryRow host_row(Clock::time_point now);
+  void add_rate(TelemetryRow& row, const WorkerCounters* counters, RateAnchor& anchor) const;
 
   SamplerSources sources_;
   std::chrono::milliseconds interval_;
   Clock::time_point start_;
   Sink sink_;
-  std::vector<double> last_flops_;  // per GPU, then the CPU burn last
-  std::optional<Clock::time_point> last_tick_;
+  std::vector<RateAnchor> anchors_;  // per GPU, then the CPU burn last
   std::mutex mutex_;  // one tick at a time
   std::mutex stop_mutex_;
   std::condition_variable wake_;

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "stress/burn_verify.hpp"
-#include "stress/cpu_burn.hpp"
 #include "stress/load_profile.hpp"
+#include "stress/stress_judge.hpp"
 #include "stress/stress_summary.hpp"
 #include "stress/throttle_reasons.hpp"
 #include "stress/verify_rule.hpp"
@@ -84,13 +84,6 @@ TEST(StressVerify, ReferenceSpotCheckBound) {
   EXPECT_TRUE(reference_element_ok(10.0 + 1e-4, 10.0, 500.0, reference_tolerance("bf16")));
   EXPECT_FALSE(reference_element_ok(12.0, 10.0, 500.0, reference_tolerance("bf16")));
   EXPECT_FALSE(reference_element_ok(10.0 + 1e-6, 10.0, 500.0, reference_tolerance("fp64")));
-}
-
-TEST(StressCpuBurn, ChunkIsDeterministicAndCountsFlops) {
-  EXPECT_EQ(cpu_burn_chunk(1000), cpu_burn_chunk(1000));
-  EXPECT_NE(cpu_burn_chunk(1000), cpu_burn_chunk(1001));
-  EXPECT_TRUE(std::isfinite(cpu_burn_chunk(10'000'000)));
-  EXPECT_DOUBLE_EQ(cpu_burn_chunk_flops(1000), 2.0 * 64 * 1000);
 }
 
 TEST(StressLoadProfile, Shapes) {

@@ -13,8 +13,10 @@
 #include "app/duration_flag.hpp"
 #include "app/stress_cli.hpp"
 #include "inventory/cuda_devices.hpp"
+#include "core/cpu_allowance.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
+#include "stress/cpu_burn_isa.hpp"
 #include "stress/stress_run.hpp"
 #include "stress/telemetry_csv.hpp"
 #include "stress/watchdog.hpp"
@@ -53,7 +55,7 @@ class BlockingWorker final : public BurnWorker {
  public:
   explicit BlockingWorker(std::shared_ptr<Gate> gate) : gate_(std::move(gate)) {}
   void run(WorkerContext& ctx) override {
-    ctx.counters().flops += 1e12;
+    ctx.counters().add_work(1e12);
     ctx.arm("fake kernel that never finishes");
     gate_->wait();  // ignores the stop flag, as a thread stuck in a driver call would
   }
@@ -71,7 +73,7 @@ class SteadyWorker final : public BurnWorker {
       ctx.arm("fake batch");
       std::this_thread::sleep_for(10ms);
       ctx.disarm();
-      ctx.counters().flops += tflops_ * 1e12 * 0.01;
+      ctx.counters().add_work(tflops_ * 1e12 * 0.01);
       ctx.counters().iterations += 1;
     }
   }
@@ -89,7 +91,7 @@ StressHooks fake_hooks(std::function<std::unique_ptr<BurnWorker>(const StressGpu
   StressHooks hooks = default_stress_hooks();
   hooks.discover_gpus = [gpus](std::string*) {
     std::vector<StressGpu> found;
-    for (int i = 0; i < gpus; ++i) found.push_back({i, "0000:1" + std::to_string(i) + ":00.0", "Fake GPU"});
+    for (int i = 0; i < gpus; ++i) found.push_back({i, "0000:1" + std::to_string(i) + ":00.0", "Fake GPU", std::nullopt});
     return found;
   };
   hooks.make_gpu_worker = [make](const StressGpu& gpu, const StressConfig&) { return make(gpu); };
@@ -211,7 +213,7 @@ TEST(StressRun, NoGpuWithoutCpuCouldNotRun) {
   EXPECT_NE(outcome.error.find("no CUDA device"), std::string::npos);
   EXPECT_NE(outcome.error.find("use --cpu"), std::string::npos);
   config.gpus = {4};
-  hooks.discover_gpus = [](std::string*) { return std::vector<StressGpu>{{0, "0000:17:00.0", "x"}}; };
+  hooks.discover_gpus = [](std::string*) { return std::vector<StressGpu>{{0, "0000:17:00.0", "x", std::nullopt}}; };
   EXPECT_THROW(run_stress(config, hooks, out), UsageError);
 }
 
@@ -237,11 +239,77 @@ TEST(StressCpuBurn, RealTelemetryRunOfAFewSeconds) {
   std::sort(util.begin(), util.end());
   EXPECT_GT(util[util.size() / 2], 80.0) << "every core busy, so the median sample is near 100%";
   EXPECT_GT(rate, 0.0);
-  EXPECT_EQ(outcome.summary.cpu.threads, std::thread::hardware_concurrency());
+  EXPECT_EQ(outcome.summary.cpu.threads, static_cast<unsigned>(usable_cpu_count()));
   const auto json = nlohmann::json::parse(read_file(outcome.summary_path));
   EXPECT_EQ(json["verdict"], "pass");
   EXPECT_TRUE(json["cpu"]["enabled"]);
   EXPECT_GT(json["cpu"]["sustained_gflops"].get<double>(), 0.0);
+  fs::remove_all(config.out_dir);
+}
+
+// A CPU burn held against a ceiling it cannot be under (1 GFLOP/s): invalid, exit 1, the
+// sentence in the summary; the real burn, so the rate is the real one.
+TEST(StressCpuBurn, ARateAboveItsCeilingIsInvalid) {
+  StressConfig config = quick_config("cpu-invalid", 2.0);
+  config.cpu = true;
+  config.no_gpu = true;
+  config.interval_s = 0.25;
+  StressHooks hooks = default_stress_hooks();
+  hooks.cpu_ceiling = [](const CpuBurnPlan& plan) {
+    EXPECT_NE(plan.kernel, nullptr);
+    EXPECT_FALSE(plan.cpus.empty());
+    return CpuBurnCeilings{CeilingResult::known(Ceiling{0.001, "GFLOP/s", "theoretical", "a ceiling for the test"}),
+                           std::nullopt};
+  };
+  std::ostringstream out;
+  const StressOutcome outcome = run_stress(config, hooks, out);
+  EXPECT_EQ(outcome.exit_code, 1) << out.str();
+  EXPECT_EQ(outcome.summary.verdict, "invalid");
+  const auto json = nlohmann::json::parse(read_file(outcome.summary_path));
+  EXPECT_EQ(json["verdict"], "invalid");
+  EXPECT_EQ(json["cpu"]["ceiling"]["derivation"], "a ceiling for the test");
+  ASSERT_FALSE(json["reasons"].empty());
+  EXPECT_NE(json["reasons"][0].get<std::string>().find("above the physical ceiling 0.001 GFLOP/s: the probe measured "
+                                                       "something else, or the ceiling is wrong"),
+            std::string::npos)
+      << json["reasons"][0];
+  fs::remove_all(config.out_dir);
+}
+
+TEST(StressCpuBurn, InjectedFaultsAreCaughtInProcess) {
+  StressConfig config = quick_config("cpu-faults", 1.5);
+  config.cpu = true;
+  config.no_gpu = true;
+  config.cpu_threads = 2;
+  config.inject_faults = 7;
+  std::ostringstream out;
+  const StressOutcome outcome = run_stress(config, default_stress_hooks(), out);
+  EXPECT_EQ(outcome.exit_code, 1);
+  EXPECT_EQ(outcome.summary.verdict, "fail");
+  EXPECT_EQ(outcome.summary.cpu.injected_faults, 7u);
+  EXPECT_EQ(outcome.summary.cpu.wrong_results, 7u);  // each fault is one lane of one chunk
+  bool named = false;
+  for (const auto& note : outcome.summary.notes) named |= note.find("lanes wrong, first lane") != std::string::npos;
+  EXPECT_TRUE(named) << "the wrong chunks are described in the notes";
+  fs::remove_all(config.out_dir);
+}
+
+TEST(StressRun, AStopRequestEndsInterrupted) {
+  StressConfig config = quick_config("stop", 30);
+  const auto hooks = fake_hooks([](const StressGpu&) { return std::make_unique<SteadyWorker>(100); }, 1);
+  std::thread stopper([] {
+    std::this_thread::sleep_for(500ms);
+    request_stress_stop();
+  });
+  std::ostringstream out;
+  const StressOutcome outcome = run_stress(config, hooks, out);
+  stopper.join();
+  reset_stress_stop();
+  EXPECT_EQ(outcome.summary.stopped_by, "interrupted");
+  EXPECT_EQ(outcome.summary.verdict, "interrupted");
+  EXPECT_EQ(outcome.exit_code, 130);
+  EXPECT_LT(outcome.summary.duration_s, 10);
+  EXPECT_NE(out.str().find("verdict: interrupted"), std::string::npos) << out.str();
   fs::remove_all(config.out_dir);
 }
 
@@ -283,6 +351,42 @@ TEST(StressCli, BadValuesAreUsageErrors) {
   EXPECT_THROW(app.parse("stress --profile sawtooth", false), CLI::ParseError);
   app.clear();
   EXPECT_THROW(app.parse("stress --max-duration 1h", false), CLI::ParseError);  // needs --until-failure
+}
+
+TEST(StressCli, CpuBurnFlags) {
+  CLI::App app;
+  StressCliState state;
+  add_stress_command(app, state);
+  app.parse("stress --cpu --cpu-isa sse2 --cpu-dtype fp32 --inject-faults 5", false);
+  const StressConfig config = stress_config_from_cli(state, false);
+  ASSERT_NE(config.cpu_kernel, nullptr);
+  EXPECT_STREQ(config.cpu_kernel->isa, cpu_burn_kernel_baseline.isa);
+  EXPECT_EQ(config.cpu_precision, CpuPrecision::fp32);
+  EXPECT_EQ(config.inject_faults, 5u);
+  StressCliState defaults;
+  EXPECT_EQ(stress_config_from_cli(defaults, false).cpu_kernel, nullptr);  // auto: the widest at run time
+  EXPECT_EQ(stress_config_from_cli(defaults, false).cpu_precision, CpuPrecision::fp64);
+  StressCliState bad;
+  bad.cpu_isa = "avx1024";
+  try {
+    stress_config_from_cli(bad, false);
+    ADD_FAILURE() << "an unknown ISA was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--cpu-isa: unknown instruction set 'avx1024' (auto, "), std::string::npos);
+  }
+  bad = {};
+  bad.cpu_dtype = "fp16";
+  EXPECT_THROW(stress_config_from_cli(bad, false), UsageError);
+  for (const CpuBurnKernel* kernel : built_cpu_burn_kernels()) {
+    if (cpu_runs(*kernel)) continue;
+    bad = {};
+    bad.cpu_isa = kernel->isa;  // built, but this CPU does not run it
+    EXPECT_THROW(stress_config_from_cli(bad, false), UsageError) << kernel->isa;
+  }
+  app.clear();
+  EXPECT_THROW(app.parse("stress --inject-faults -1", false), CLI::ParseError);
+  app.clear();
+  EXPECT_THROW(app.parse("stress --inject-faults 2000000", false), CLI::ParseError);
 }
 
 bool have_cuda_gpu() {

@@ -8,12 +8,32 @@
 #include "core/errors.hpp"
 
 #include "core/file_io.hpp"
+#include "core/outcome.hpp"
+#include "reports/render/burn_rate_lines.hpp"
 #include "reports/render/render_html.hpp"
 #include "reports/render/render_junit.hpp"
 #include "reports/render/render_markdown.hpp"
 #include "reports/render/render_prometheus.hpp"
 
 namespace pipecheck {
+
+namespace {
+
+// The burn rates against their ceilings, from the stress run's summary.json beside its
+// telemetry; a summary that is absent (killed runs write none) or unreadable is left out.
+void read_burn_rates(const std::filesystem::path& path, RenderExtras& extras, std::vector<std::string>& notes) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return;
+  try {
+    const nlohmann::json summary = nlohmann::json::parse(read_file(path));
+    check_schema_version(path.string(), summary.value("version", 1), kStressSummarySchemaVersion);
+    extras.burn_rates = burn_rate_lines(summary);
+  } catch (const std::exception& e) {
+    notes.push_back(path.string() + ": left out of the report: " + e.what());
+  }
+}
+
+}  // namespace
 
 RenderExtras read_render_extras(const std::filesystem::path& folder, std::vector<std::string>& notes) {
   RenderExtras extras;
@@ -25,6 +45,7 @@ RenderExtras read_render_extras(const std::filesystem::path& folder, std::vector
     } catch (const std::exception& e) {
       notes.push_back(candidate.string() + ": left out of the report: " + e.what());
     }
+    read_burn_rates(candidate.parent_path() / "summary.json", extras, notes);
     break;
   }
   return extras;

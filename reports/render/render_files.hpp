@@ -21,7 +21,8 @@ inline constexpr const char* kTelemetryFile = "telemetry.csv";
 
 // The extras found in a results folder: telemetry.csv (or stress/telemetry.csv) when present.
 // A telemetry file that cannot be read or has a bad header is left out with a line in `notes`
-// (the report still renders; DESIGN principle 4).
+// (the report still renders; DESIGN principle 4). The stress summary.json beside the telemetry
+// gives extras.burn_rates (left out the same way).
 RenderExtras read_render_extras(const std::filesystem::path& folder, std::vector<std::string>& notes);
 
 // Writes report.html, report.md, pipecheck.prom and junit.xml into `folder` (each atomically)

@@ -317,6 +317,11 @@ std::string render_html(const Report& report, const Inventory& inventory, const 
   out << "</section>\n";
   if (!curves.empty()) out << "<section id=\"curves\"><h2>Scaling and size sweeps</h2>\n" << curves << "</section>\n";
   if (extras.telemetry) html::render_telemetry(out, *extras.telemetry);
+  if (!extras.burn_rates.empty()) {
+    out << "<section id=\"burn-rates\"><h2>Burn rates against their ceilings</h2>\n";
+    for (const auto& line : extras.burn_rates) out << "<p>" << h(line) << "</p>\n";
+    out << "</section>\n";
+  }
   render_checks(out, report, judged);
   render_probes(out, report);
   html::render_inventory(out, inventory);

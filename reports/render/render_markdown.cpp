@@ -181,6 +181,10 @@ std::string render_markdown(const Report& report, const Inventory& inventory, co
   }
 
   if (extras.telemetry) render_telemetry(out, *extras.telemetry);
+  if (!extras.burn_rates.empty()) {
+    out << "\nBurn rates against their ceilings:\n\n";
+    for (const auto& line : extras.burn_rates) out << "- " << md(line) << "\n";
+  }
 
   if (!extras.baseline_comparison.empty()) {
     // An indented code block: no fence for the text to close early.

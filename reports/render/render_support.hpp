@@ -17,6 +17,7 @@ namespace pipecheck {
 // Inputs beside report.json and inventory.json, each optional.
 struct RenderExtras {
   std::optional<TelemetryLog> telemetry;  // a stress run's telemetry.csv, read
+  std::vector<std::string> burn_rates;    // its summary.json's rates against their ceilings
   std::string baseline_comparison;        // `compare`'s text against the baseline, shown as is
 };
 
