@@ -19,7 +19,7 @@ packages=(
 if [[ " $* " == *" --with-mpi "* ]]; then packages+=(libopenmpi-dev openmpi-bin); fi
 # The public tools the scripts/compare-*.sh run beside the probes: --with-compare-tools.
 if [[ " $* " == *" --with-compare-tools "* ]]; then
-  packages+=(fio sysstat libjpeg-turbo-progs python3-pil python3-numpy)
+  packages+=(fio sysstat libjpeg-turbo-progs)
 fi
 
 missing=()
