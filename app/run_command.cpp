@@ -32,6 +32,7 @@
 #include "reports/baseline.hpp"
 #include "reports/inconclusive.hpp"
 #include "reports/judge.hpp"
+#include "reports/workload.hpp"
 #include "reports/render/render_files.hpp"
 #include "reports/report.hpp"
 #include "reports/render/summary_table.hpp"
@@ -273,10 +274,15 @@ std::vector<std::string> stage_arguments(const std::string& stage, const RunOpti
     // labels that stays true after the run folder drops its ".incomplete".
     args.push_back("--scratch-dir=" + run_folder.parent_path().string());
     for (const auto& path : options.storage_paths) args.push_back("--path=" + path);
+    // The images decoded are the dataset a loader reads: read them from their disk too.
+    if (options.storage_paths.empty() && !options.images_dir.empty()) args.push_back("--path=" + options.images_dir);
   } else if (stage == "decode") {
     if (!options.images_dir.empty()) args.push_back("--images=" + options.images_dir);
     if (!options.decode_size.empty()) args.push_back("--size=" + options.decode_size);
   }
+  // The loader's parallelism (--workload workers=N) is measured, so the budget reads it.
+  const auto workers = options.workload.empty() ? std::nullopt : parse_workload(options.workload).workers;
+  if (workers && (stage == "storage" || stage == "decode")) args.push_back("--workers=" + std::to_string(*workers));
   return args;
 }
 

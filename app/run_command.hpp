@@ -40,8 +40,9 @@ struct RunOptions {
 
 // The arguments one stage needs beyond the mode's: the storage probe's paths and scratch
 // folder (the --out folder holding the run's folder, so the scratch file sits on the results
-// filesystem and no label names the run folder's temporary ".incomplete" name), the decode
-// probe's dataset.
+// filesystem and no label names the run folder's temporary ".incomplete" name; without --path
+// the --images dataset), the decode probe's dataset, and to both the loader's workers
+// (--workload workers=N).
 std::vector<std::string> stage_arguments(const std::string& stage, const RunOptions& options,
                                          const std::filesystem::path& run_folder);
 

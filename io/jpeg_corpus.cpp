@@ -28,9 +28,17 @@ std::size_t JpegCorpus::total_bytes() const {
   return total;
 }
 
+bool JpegHeader::cmyk() const { return is_cmyk_colorspace(colorspace); }
+
 std::size_t JpegCorpus::progressive_count() const {
-  return static_cast<std::size_t>(std::count_if(
-      images.begin(), images.end(), [](const JpegImage& i) { return i.header.progressive; }));
+  return static_cast<std::size_t>(std::count_if(images.begin(), images.end(), [](const JpegImage& i) {
+    return i.header.progressive && !i.header.cmyk();
+  }));
+}
+
+std::size_t JpegCorpus::cmyk_count() const {
+  return static_cast<std::size_t>(
+      std::count_if(images.begin(), images.end(), [](const JpegImage& i) { return i.header.cmyk(); }));
 }
 
 std::pair<int, int> JpegCorpus::median_dimensions() const {
@@ -118,9 +126,8 @@ std::string check_jpeg(const std::vector<unsigned char>& bytes, JpegHeader& head
   JpegDecoder decoder;
   TjHandle probe(tjInitDecompress());
   if (probe.handle == nullptr) throw RunError("tjInitDecompress failed");
-  int colorspace = 0;
   if (tjDecompressHeader3(probe.handle, bytes.data(), static_cast<unsigned long>(bytes.size()),
-                          &header.width, &header.height, &header.subsampling, &colorspace) != 0) {
+                          &header.width, &header.height, &header.subsampling, &header.colorspace) != 0) {
     return "bad header: " + turbojpeg_error(probe.handle, "tjDecompressHeader3");
   }
   header.progressive = is_progressive_jpeg(bytes.data(), bytes.size());

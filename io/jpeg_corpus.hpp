@@ -12,12 +12,16 @@
 
 namespace pipecheck {
 
-// What the JPEG headers say: dimensions, chroma subsampling (TJSAMP_*), coding process.
+// What the JPEG headers say: dimensions, chroma subsampling (TJSAMP_*), coding process,
+// colour space (TJCS_*).
 struct JpegHeader {
   int width = 0;
   int height = 0;
   int subsampling = -1;  // TJSAMP_444, TJSAMP_420, ...; -1 when unknown
   bool progressive = false;
+  int colorspace = -1;   // TJCS_YCbCr, TJCS_CMYK, TJCS_YCCK, ...; -1 when unknown
+  // CMYK or YCCK: decoded through CMYK to RGB, a set of its own in the probe.
+  bool cmyk() const;
 };
 
 struct JpegImage {
@@ -40,7 +44,8 @@ struct JpegCorpus {
   std::string description;      // what the corpus is, for the context (generated content, ...)
 
   std::size_t total_bytes() const;
-  std::size_t progressive_count() const;
+  std::size_t progressive_count() const;  // progressive RGB/gray images (CMYK ones count as CMYK)
+  std::size_t cmyk_count() const;
   // Median width and height, each taken on its own.
   std::pair<int, int> median_dimensions() const;
   // "4:2:0" -> how many images.

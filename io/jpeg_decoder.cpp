@@ -154,6 +154,23 @@ std::string turbojpeg_error(void* handle, const std::string& call) {
   return call + ": " + tjGetErrorStr2(static_cast<tjhandle>(handle));
 }
 
+void cmyk_to_rgb(const unsigned char* cmyk, std::size_t pixels, unsigned char* rgb) {
+  // Pillow's MULDIV255(a, b): a * b / 255 rounded, in integers.
+  const auto muldiv255 = [](int a, int b) {
+    const int t = a * b + 128;
+    return ((t >> 8) + t) >> 8;
+  };
+  for (std::size_t i = 0; i < pixels; ++i) {
+    const unsigned char* in = cmyk + i * 4;
+    const int nk = in[3];  // stored inverted: 255 - K
+    for (int c = 0; c < 3; ++c) {
+      rgb[i * 3 + c] = static_cast<unsigned char>(std::clamp(nk - muldiv255(255 - in[c], nk), 0, 255));
+    }
+  }
+}
+
+bool is_cmyk_colorspace(int colorspace) { return colorspace == TJCS_CMYK || colorspace == TJCS_YCCK; }
+
 JpegDecoder::JpegDecoder() : handle_(tjInitDecompress()) {
   if (handle_ == nullptr) throw RunError(std::string("tjInitDecompress: ") + tjGetErrorStr2(nullptr));
 }
@@ -172,13 +189,18 @@ DecodeResult JpegDecoder::decode(const unsigned char* data, std::size_t size, Jp
   }
   out.width = scaled_dimension(width, scale);
   out.height = scaled_dimension(height, scale);
-  out.pixels.resize(static_cast<std::size_t>(out.width) * out.height * 3);
-  if (tjDecompress2(handle, data, static_cast<unsigned long>(size), out.pixels.data(), out.width,
-                    0, out.height, TJPF_RGB, flags) != 0) {
+  const std::size_t pixels = static_cast<std::size_t>(out.width) * out.height;
+  out.pixels.resize(pixels * 3);
+  // TurboJPEG converts CMYK to nothing but CMYK ("Unsupported color conversion request").
+  const bool cmyk = is_cmyk_colorspace(colorspace);
+  if (cmyk) cmyk_.resize(pixels * 4);
+  if (tjDecompress2(handle, data, static_cast<unsigned long>(size), cmyk ? cmyk_.data() : out.pixels.data(),
+                    out.width, 0, out.height, cmyk ? TJPF_CMYK : TJPF_RGB, flags) != 0) {
     result.warning = tjGetErrorCode(handle) == TJERR_WARNING;
     result.message = turbojpeg_error(handle, "tjDecompress2");
     return result;
   }
+  if (cmyk) cmyk_to_rgb(cmyk_.data(), pixels, out.pixels.data());
   result.ok = true;
   return result;
 }

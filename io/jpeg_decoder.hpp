@@ -40,6 +40,16 @@ struct DecodeResult {
   std::string message;   // the library's own message when !ok
 };
 
+// CMYK JPEGs (Photoshop's, some of ImageNet's) store inverted ink values under an Adobe
+// marker; TurboJPEG hands the stored values back as they are (TJPF_CMYK). This turns them into
+// RGB8 as Pillow does (it reads every CMYK JPEG as "CMYK;I", then convert("RGB")): with
+// c = 255 - stored, nk = stored black, each channel is nk - c * nk / 255, rounded as Pillow's
+// MULDIV255. `pixels` CMYK quadruples in, as many RGB triples out.
+void cmyk_to_rgb(const unsigned char* cmyk, std::size_t pixels, unsigned char* rgb);
+
+// True for the colour spaces that decode through CMYK (TJCS_CMYK, TJCS_YCCK).
+bool is_cmyk_colorspace(int colorspace);
+
 // One TurboJPEG decompressor; not thread-safe, so one per thread.
 class JpegDecoder {
  public:
@@ -50,11 +60,13 @@ class JpegDecoder {
 
   // Decodes to RGB8 at `scale` into `out` (resized only when the size changes, so reuse
   // costs no allocation). `flags` are TJFLAG_* (e.g. TJFLAG_FASTDCT to match tjbench -fastdct).
+  // CMYK and YCCK JPEGs decode to CMYK first, then to RGB (cmyk_to_rgb), as a loader does.
   DecodeResult decode(const unsigned char* data, std::size_t size, JpegScale scale, RgbImage& out,
                       int flags = 0);
 
  private:
   void* handle_;
+  std::vector<unsigned char> cmyk_;  // CMYK images' decoded pixels before conversion
 };
 
 // "tjDecompress2: Premature end of JPEG file": the call and TurboJPEG's own message.

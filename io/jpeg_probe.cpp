@@ -42,6 +42,8 @@ struct DecodeOp {
   OpKind kind;
   JpegScale scale;  // for dct_scaled
 };
+// resize_plain is what Pillow and torchvision loaders do (decode whole, then resize); resize is
+// what Pillow's draft(), DALI and OpenCV's IMREAD_REDUCED_* achieve.
 constexpr DecodeOp kOps[] = {
     {"full", "full decode to RGB", OpKind::full, {1, 1}},
     {"resize", "decode + resize, DCT-scaled first", OpKind::resize_with_dct, {1, 1}},
@@ -50,12 +52,26 @@ constexpr DecodeOp kOps[] = {
     {"dct_1_4", "DCT-scaled decode 1/4", OpKind::dct_scaled, {1, 4}},
 };
 
+// What the resize is, in every resize case's label: the same filter as Pillow's
+// Image.BILINEAR (the tests hold it to Pillow's own output) and torchvision's default.
+constexpr const char* kResizeFilter =
+    "bilinear with antialias: triangle filter widened by the shrink factor, as Pillow BILINEAR and "
+    "torchvision Resize (antialias=True), stretched to the exact size";
+
 // One set of images a case runs over, with what verifies its decodes.
 struct ImageSet {
-  std::string name;  // "baseline", "progressive"
+  std::string name;  // "baseline", "progressive", "cmyk"
   std::vector<const JpegImage*> images;
   const std::vector<unsigned char>* source_rgb = nullptr;  // pixels images[0] was encoded from
+  std::string median_size;     // "2000x1500": the set's own images, each dimension's median
+  std::size_t mean_bytes = 0;  // encoded bytes per image
 };
+
+std::string set_suffix(const ImageSet& set) {
+  if (set.name == "progressive") return " (progressive)";
+  if (set.name == "cmyk") return " (CMYK, converted to RGB)";
+  return "";
+}
 
 struct ProbeConfig {
   std::pair<int, int> train_size{640, 640};
@@ -208,17 +224,19 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set,
     return;
   }
   auto label = data.config.corpus_label;
-  label["what"] = std::string(op.what) + (set.name == "progressive" ? " (progressive)" : "") +
-                  ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+  label["what"] = std::string(op.what) + set_suffix(set) + ", " + std::to_string(threads) +
+                  (threads == 1 ? " thread" : " threads");
   label["op"] = op.key;
   label["set"] = set.name;
   label["set_images"] = std::to_string(set.images.size());
+  label["set_median_size"] = set.median_size;
+  label["set_mean_bytes"] = std::to_string(set.mean_bytes);
   label["threads"] = std::to_string(threads);
   label["verified"] = verification.ok ? "yes" : "no";
   label["verify"] = verification.how;
   if (op.kind == OpKind::resize_with_dct || op.kind == OpKind::resize_plain) {
     label["train_size"] = std::to_string(data.config.train_size.first) + "x" + std::to_string(data.config.train_size.second);
-    label["resize"] = "separable antialiased bilinear (triangle filter), stretch";
+    label["resize"] = kResizeFilter;
   }
   if (op.kind == OpKind::resize_with_dct) {
     const JpegScale s = pick_dct_scale(set.images[0]->header.width, set.images[0]->header.height,
@@ -271,13 +289,21 @@ void describe_corpus(const JpegCorpus& corpus, ProbeConfig& config) {
       {"corpus_bytes", std::to_string(corpus.total_bytes())},
       {"median_size", std::to_string(mw) + "x" + std::to_string(mh)},
       {"progressive", std::to_string(corpus.progressive_count())},
-      {"baseline", std::to_string(corpus.images.size() - corpus.progressive_count())},
+      {"cmyk", std::to_string(corpus.cmyk_count())},
+      {"baseline", std::to_string(corpus.images.size() - corpus.progressive_count() - corpus.cmyk_count())},
       {"subsampling", histogram},
       {"bad_files", std::to_string(corpus.bad_files.size())},
   };
   for (const auto& [key, value] : facts) add_probe_context("pipecheck_decode_" + key, value);
   add_probe_context("pipecheck_decode_corpus_description", corpus.description);
   config.corpus_label = facts;
+  if (corpus.cmyk_count() > 0) {  // named, so the finding can say which files to convert
+    std::vector<BadJpegFile> cmyk;
+    for (const auto& image : corpus.images) {
+      if (image.header.cmyk()) cmyk.push_back({image.name, image.header.colorspace == TJCS_YCCK ? "YCCK" : "CMYK"});
+    }
+    config.corpus_label["cmyk_file_names"] = join_bad_files(cmyk, 5);
+  }
   if (!corpus.bad_files.empty()) {
     const std::string names = join_bad_files(corpus.bad_files, 5);
     add_probe_context("pipecheck_decode_bad_file_names", join_bad_files(corpus.bad_files, 50));
@@ -286,26 +312,51 @@ void describe_corpus(const JpegCorpus& corpus, ProbeConfig& config) {
   }
 }
 
+void describe_set(ImageSet& set) {
+  std::vector<int> widths, heights;
+  std::size_t bytes = 0;
+  for (const JpegImage* image : set.images) {
+    widths.push_back(image->header.width);
+    heights.push_back(image->header.height);
+    bytes += image->bytes.size();
+  }
+  if (set.images.empty()) return;
+  const auto mid = widths.size() / 2;
+  std::nth_element(widths.begin(), widths.begin() + mid, widths.end());
+  std::nth_element(heights.begin(), heights.begin() + mid, heights.end());
+  set.median_size = std::to_string(widths[mid]) + "x" + std::to_string(heights[mid]);
+  set.mean_bytes = bytes / set.images.size();
+}
+
+// Three sets, each with its own rate: baseline, progressive (several passes over the
+// coefficients) and CMYK/YCCK (four components, then a conversion to RGB).
 void build_sets(ProbeData& data) {
-  ImageSet baseline{"baseline", {}, nullptr}, progressive{"progressive", {}, nullptr};
+  ImageSet baseline, progressive, cmyk;
+  baseline.name = "baseline";
+  progressive.name = "progressive";
+  cmyk.name = "cmyk";
   for (const auto& image : data.corpus.images) {
-    (image.header.progressive ? progressive : baseline).images.push_back(&image);
+    (image.header.cmyk() ? cmyk : image.header.progressive ? progressive : baseline).images.push_back(&image);
   }
   for (const auto& image : data.progressive_extra.images) progressive.images.push_back(&image);
   if (data.corpus.source == "generated") {
     baseline.source_rgb = &data.first_rgb;
     progressive.source_rgb = &data.first_progressive_rgb;
   }
-  if (!baseline.images.empty()) data.sets.push_back(baseline);
-  if (!progressive.images.empty()) data.sets.push_back(progressive);
+  for (ImageSet* set : {&baseline, &progressive, &cmyk}) {
+    if (set->images.empty()) continue;
+    describe_set(*set);
+    data.sets.push_back(*set);
+  }
 }
 
 void register_benchmarks(ProbeData& data, const std::vector<int>& thread_counts) {
   for (const ImageSet& set : data.sets) {
     for (const DecodeOp& op : kOps) {
-      // Progressive files: the full decode shows their cost; the other ops repeat it.
-      if (set.name == "progressive" && op.kind != OpKind::full) continue;
-      const std::string key = set.name == "progressive" ? std::string(op.key) + "_progressive" : op.key;
+      // Progressive and CMYK files: the full decode and what loaders do (both resizes), so
+      // the budget weighs each set's own rate by its share of the dataset.
+      if (set.name != "baseline" && op.kind == OpKind::dct_scaled) continue;
+      const std::string key = set.name == "baseline" ? std::string(op.key) : std::string(op.key) + "_" + set.name;
       for (int threads : thread_counts) {
         benchmark::RegisterBenchmark(("decode/" + key).c_str(),
                                      [&op, &set, key](benchmark::State& state) { run_case(state, op, set, key); })
@@ -466,6 +517,7 @@ const std::vector<ProbeFlag> kFlags = {
      parsed_by([](const std::string& text) { parse_dimensions("train-size", text); })},
     {"threads", "N|LIST", "most threads (powers of two up to it) or a list such as 1,2,8",
      parsed_by([](const std::string& text) { parse_thread_counts(text); })},
+    {"workers", "N", "the loader's worker count: measured beside the thread counts", whole_number(1, 4096)},
     {"decode", "accurate|fast", "libjpeg-turbo DCT and upsampling (default accurate)", one_of({"accurate", "fast"})},
     {"save-corpus", "DIR", "also write the generated JPEGs there (to decode the same bytes with tjbench)", some_text()},
     {"gpu", "N", "CUDA device of the nvJPEG case (default 0)", whole_number(0, 1023)},
@@ -485,7 +537,11 @@ std::string register_cases(const ProbeOptions& options) {
   data.config.quality = parse_int_flag(options, "quality", 90, 1, 100);
   const int count = parse_int_flag(options, "count", static_cast<int>(default_count(options.mode)), 1, 100000);
   const int cores = usable_cpu_count();  // affinity and cgroup quota, not the machine's count
-  const auto thread_counts = options.last("threads") ? parse_thread_counts(*options.last("threads")) : power_of_two_threads(cores);
+  auto thread_counts = options.last("threads") ? parse_thread_counts(*options.last("threads")) : power_of_two_threads(cores);
+  // --workers N: the loader's worker count is measured too (the budget reads that case).
+  if (options.last("workers")) {
+    thread_counts = with_thread_count(thread_counts, parse_int_flag(options, "workers", 1, 1, 4096));
+  }
   const std::string decode_mode = options.last("decode") ? *options.last("decode") : "accurate";
   if (decode_mode != "accurate" && decode_mode != "fast") {
     throw UsageError("--decode " + decode_mode + ": expected accurate or fast");

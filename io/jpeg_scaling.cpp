@@ -54,6 +54,13 @@ std::vector<int> parse_thread_counts(const std::string& text) {
   return counts;
 }
 
+std::vector<int> with_thread_count(std::vector<int> counts, int n) {
+  if (std::find(counts.begin(), counts.end(), n) == counts.end()) {
+    counts.insert(std::upper_bound(counts.begin(), counts.end(), n), n);
+  }
+  return counts;
+}
+
 std::pair<int, int> parse_dimensions(const std::string& flag, const std::string& text) {
   const auto x = text.find_first_of("xX");
   const auto width = x == std::string::npos ? std::nullopt : parse_positive(text.substr(0, x), 65500);

@@ -15,6 +15,9 @@ std::vector<int> power_of_two_threads(int max_threads);
 // text when it is not positive whole numbers.
 std::vector<int> parse_thread_counts(const std::string& text);
 
+// `counts` with `n` added in order (once).
+std::vector<int> with_thread_count(std::vector<int> counts, int n);
+
 // "2000x1500" -> {2000, 1500}; throws UsageError naming `flag` and the text when malformed.
 std::pair<int, int> parse_dimensions(const std::string& flag, const std::string& text);
 

@@ -42,6 +42,9 @@ struct EngineSettings {
   std::uint32_t block_size = 1 << 20;  // the largest read any request asks for
   bool sqpoll = false;
   bool record_latency = false;
+  // io_uring buffers in transparent huge pages (physically contiguous, so adjacent 1 MiB reads
+  // merge into max_sectors_kb requests); false: 4 KiB pages, as fio's malloc'd buffers.
+  bool huge_pages = true;
 };
 
 // What one pass of one reader thread did.

@@ -1,12 +1,14 @@
 // pipecheck-storage: what the disks under a training job's data can deliver. Sequential 1 MiB
 // and random 4 KiB reads through io_uring (O_DIRECT), whole-file dataset reads, a cold buffered
-// pass (what a loader reading through the page cache gets) and the naive one-thread pread
-// baseline, each labelled with the device it ran on.
+// pass (what a loader reading through the page cache gets), the naive one-thread pread
+// baseline and, for a dataset, whole files read cold by the loader's workers (files/s), each
+// labelled with the device it ran on.
 #include <benchmark/benchmark.h>
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -14,6 +16,7 @@
 #include <string>
 
 #include "core/case_messages.hpp"
+#include "core/cpu_allowance.hpp"
 #include "core/errors.hpp"
 #include "core/probe_main.hpp"
 #include "core/text_escape.hpp"
@@ -47,6 +50,9 @@ const std::vector<ProbeFlag> kFlags = {
     {"bs", "SIZE", "sequential block size, a multiple of 512 up to 64M (default 1M)", size_flag("bs")},
     {"rand-bs", "SIZE", "random block size, a multiple of 512 up to 64M (default 4K)", size_flag("rand-bs")},
     {"threads", "N", "reader threads (default 1)", whole_number(1, 256)},
+    {"workers", "N", "a dataset read as a loader reads it: N workers, each one whole file at a time (default: the usable CPUs)",
+     whole_number(1, 1024)},
+    {"buffers", "huge|pages", "read buffers in huge pages or normal pages", one_of({"huge", "pages"})},
     {"sqpoll", "on|off", "io_uring kernel submission thread (default off)",
      one_of({"on", "off", "1", "0", "yes", "no", "true", "false"})},
     {"engine", "io_uring|pread", "force the read engine (default: io_uring where permitted)",
@@ -58,11 +64,14 @@ struct Settings {
   std::string scratch_dir = ".";
   std::uint64_t file_size = 0;
   std::uint64_t window = 0;  // bytes one sequential or dataset iteration reads
+  double random_pass_seconds = 1.0;  // one random-read iteration issues reads this long
   unsigned qd = 32;
   std::uint32_t bs = 1 * kMiB;
   std::uint32_t rand_bs = 4 * kKiB;
   unsigned threads = 1;
+  unsigned workers = 1;  // a data loader's worker processes, each reading one file at a time
   bool sqpoll = false;
+  bool huge_pages = true;  // --buffers=huge|pages
   EngineChoice engine;
 };
 
@@ -167,11 +176,18 @@ Settings read_settings(const ProbeOptions& options) {
     if (settings.file_size < 16 * kMiB) throw UsageError("--file-size=" + *size + ": at least 16M");
   }
   settings.window = options.mode == ProbeMode::quick ? 256 * kMiB : 1024 * kMiB;
+  settings.random_pass_seconds = options.mode == ProbeMode::quick ? 0.25 : 1.0;
   settings.qd = parse_count(options, "qd", 32, 4096);
   settings.bs = parse_block(options, "bs", 1 * kMiB);
   settings.rand_bs = parse_block(options, "rand-bs", 4 * kKiB);
   settings.threads = parse_count(options, "threads", 1, 256);
+  // A loader's default: one worker per usable CPU (PyTorch users set num_workers near it).
+  settings.workers = parse_count(options, "workers", static_cast<unsigned>(std::max(1, usable_cpu_count())), 1024);
   settings.sqpoll = parse_switch(options, "sqpoll");
+  if (const std::string* buffers = options.last("buffers")) {
+    if (*buffers != "huge" && *buffers != "pages") throw UsageError("--buffers=" + *buffers + ": expected huge or pages");
+    settings.huge_pages = *buffers == "huge";
+  }
   const std::string* engine = options.last("engine");
   settings.engine = choose_engine(engine ? *engine : "");
   return settings;
@@ -225,10 +241,16 @@ std::vector<std::unique_ptr<ReadWorkload>> make_workloads(Target& t, const CaseS
   const std::uint64_t size = t.scratch ? t.scratch->size() : t.target.size_bytes;
   const int fd = fd_for(t, spec.direct);
   if (spec.random) {
-    const std::uint64_t total = std::max<std::uint64_t>(4096, std::uint64_t{spec.qd} * spec.threads * 128);
+    // Each pass ends by draining the queue, at a falling depth: long passes keep that ramp-down
+    // a small share (0.1% for a 1 s pass at 1 ms latency), and a deadline keeps an HDD's pass
+    // as short as an NVMe's (4096 reads at 150 IOPS would be 27 s).
+    const std::uint64_t total = std::max<std::uint64_t>(4096, std::uint64_t{spec.qd} * spec.threads * 1024);
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(settings.random_pass_seconds));
     for (std::size_t i = 0; i < readers; ++i) {
       workloads.push_back(std::make_unique<RandomWorkload>(
-          fd, size, spec.bs, total / readers, pass_number * 1000003 + i + 1, check));
+          fd, size, spec.bs, total / readers, pass_number * 1000003 + i + 1, check, deadline));
     }
     return workloads;
   }
@@ -265,16 +287,19 @@ void evict(const Target& t, const std::vector<std::unique_ptr<ReadWorkload>>& wo
   }
 }
 
-// Dataset files the passes of a case could not open (each counted once however many passes
-// met it), and the first one's error.
-struct UnreadableFiles {
+// What the passes of a dataset case met: files read whole (for files/s), and files that could
+// not be opened (each counted once however many passes met it) with the first one's error.
+struct DatasetTally {
+  std::uint64_t files_read = 0;
   std::set<std::string> paths;
   std::string first;
   std::size_t count() const { return paths.size(); }
   void add(const std::vector<std::unique_ptr<ReadWorkload>>& workloads) {
     for (const auto& workload : workloads) {
       const auto* dataset = dynamic_cast<const DatasetWorkload*>(workload.get());
-      if (dataset == nullptr || dataset->files_unreadable() == 0) continue;
+      if (dataset == nullptr) continue;
+      files_read += dataset->files_read();
+      if (dataset->files_unreadable() == 0) continue;
       paths.insert(dataset->unreadable_paths().begin(), dataset->unreadable_paths().end());
       if (first.empty()) first = dataset->first_open_error();
     }
@@ -350,6 +375,9 @@ std::string what_of(const Target& t, const CaseSpec& spec) {
   std::string what;
   if (spec.pattern == "pread_baseline") {
     what = "pread " + size_text(spec.bs) + " 1 thread (num_workers=0), cold cache";
+  } else if (spec.pattern == "dataset_read_workers") {
+    what = "whole files, " + std::to_string(spec.threads) + " loader workers (pread " + size_text(spec.bs) +
+           ", page cache, cold)";
   } else {
     what = spec.dataset ? "dataset read, whole files," : spec.random ? "rand read" : "seq read";
     if (!spec.direct) what += " buffered cold";
@@ -363,9 +391,9 @@ std::string what_of(const Target& t, const CaseSpec& spec) {
   return what;
 }
 
-void set_label(benchmark::State& state, const Target& t, const CaseSpec& spec,
+void set_label(benchmark::State& state, const Target& t, const CaseSpec& spec, std::uint64_t bytes_read,
                const std::string& engine_detail, const std::string& verified,
-               const std::optional<LatencyPercentiles>& latency, const UnreadableFiles& unreadable) {
+               const std::optional<LatencyPercentiles>& latency, const DatasetTally& tally) {
   const auto& id = t.target.identity;
   std::map<std::string, std::string> params = {
       {"what", what_of(t, spec)},
@@ -386,9 +414,14 @@ void set_label(benchmark::State& state, const Target& t, const CaseSpec& spec,
       {"verified", verified},
   };
   if (t.target.kind == TargetKind::directory) params["files"] = std::to_string(t.target.files.size());
-  if (unreadable.count() > 0) {
-    params["files_unreadable"] = std::to_string(unreadable.count());
-    params["first_unreadable"] = unreadable.first;
+  if (spec.dataset && tally.files_read > 0) {
+    // Files/s = GB/s / this: the bytes of the files these passes read, not the dataset's mean.
+    params["files_read"] = std::to_string(tally.files_read);
+    params["mean_file_bytes"] = std::to_string(bytes_read / tally.files_read);
+  }
+  if (tally.count() > 0) {
+    params["files_unreadable"] = std::to_string(tally.count());
+    params["first_unreadable"] = tally.first;
   }
   if (!t.target.unreadable_dirs.empty()) {
     params["dirs_unreadable"] = std::to_string(t.target.unreadable_dirs.size());
@@ -415,7 +448,7 @@ void run_case(benchmark::State& state, Target& t, const CaseSpec& spec, const Se
     return;
   }
   const EngineSettings engine{spec.uring ? spec.qd : 1, spec.bs, settings.sqpoll && spec.uring,
-                              spec.random};
+                              spec.random, settings.huge_pages};
   // pread has one read in flight per thread: the fallback gets qd threads per reader instead.
   const unsigned reader_count = spec.uring ? spec.threads : spec.threads * spec.qd;
   std::vector<std::unique_ptr<Reader>> readers;
@@ -426,14 +459,14 @@ void run_case(benchmark::State& state, Target& t, const CaseSpec& spec, const Se
     return;
   }
   PassResult total;
-  UnreadableFiles unreadable;
+  DatasetTally tally;
   std::string first_mismatch;
   std::uint64_t pass_number = 0;
   for (auto _ : state) {
     auto workloads = make_workloads(t, spec, readers.size(), settings, pass_number++);
     if (spec.cold) evict(t, workloads);
     PassResult pass = run_pass(readers, workloads);
-    unreadable.add(workloads);
+    tally.add(workloads);
     state.SetIterationTime(pass.seconds);
     total.bytes += pass.bytes;
     total.ops += pass.ops;
@@ -447,7 +480,7 @@ void run_case(benchmark::State& state, Target& t, const CaseSpec& spec, const Se
       return;
     }
     if (pass.bytes == 0) {
-      const std::string why = unreadable.first.empty() ? "" : " (" + unreadable.first + ")";
+      const std::string why = tally.first.empty() ? "" : " (" + tally.first + ")";
       state.SkipWithError(("nothing read from " + label_path(t) + why).c_str());
       return;
     }
@@ -463,18 +496,21 @@ void run_case(benchmark::State& state, Target& t, const CaseSpec& spec, const Se
   } else {
     state.SetBytesProcessed(static_cast<std::int64_t>(total.bytes));
   }
+  if (spec.dataset) {
+    state.counters["files_per_second"] = benchmark::Counter(static_cast<double>(tally.files_read), benchmark::Counter::kIsRate);
+  }
   std::string verified;
   if (t.scratch) {
     verified = total.mismatches == 0 ? "yes" : "no";
   } else {
     verified = consistency_of(t, settings);
   }
-  set_label(state, t, spec, spec.uring ? readers[0]->description() : "sync", verified, latency, unreadable);
-  if (unreadable.count() > 0 && !t.unreadable_said) {
+  set_label(state, t, spec, total.bytes, spec.uring ? readers[0]->description() : "sync", verified, latency, tally);
+  if (tally.count() > 0 && !t.unreadable_said) {
     t.unreadable_said = true;
     std::fprintf(stderr, "pipecheck-storage: %s: %llu files could not be opened and were skipped, first: %s\n",
-                 label_path(t).c_str(), static_cast<unsigned long long>(unreadable.count()),
-                 printable_text(unreadable.first).c_str());
+                 label_path(t).c_str(), static_cast<unsigned long long>(tally.count()),
+                 printable_text(tally.first).c_str());
   }
   if (total.mismatches > 0) {
     state.SkipWithError(wrong_result_message(std::to_string(total.mismatches) +
@@ -566,6 +602,10 @@ void register_target(Target& t, const Settings& settings) {
     specs.push_back({"dataset_read", uring, true, false, true, false, settings.bs, qd, threads, engine});
     specs.push_back({"dataset_read_buffered_cold", uring, false, true, true, false, settings.bs, qd, threads, engine});
     specs.push_back({"pread_baseline", false, false, true, true, false, kBaselineBlock, 1, 1, "pread"});
+    // The loader: each worker reads one whole file at a time through the page cache, cold.
+    if (settings.workers > 1) {
+      specs.push_back({"dataset_read_workers", false, false, true, true, false, kBaselineBlock, 1, settings.workers, "pread"});
+    }
   } else {
     const std::uint64_t size = t.scratch ? t.scratch->size() : t.target.size_bytes;
     specs.push_back({"seq_read", uring, true, false, false, false, settings.bs, qd, threads, engine});

@@ -45,14 +45,16 @@ class UringReader : public Reader {
     if (rc < 0) throw RunError(errno_message("io_uring_queue_init", "", -rc));
     const std::size_t bytes = std::size_t{settings.queue_depth} * settings.block_size;
     // Huge pages where the kernel has them: a 1 MiB read into physically contiguous memory
-    // is one segment, not 256, so the block layer need not split it (virtio-blk takes 254).
-    const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-    buffers_.reset(static_cast<unsigned char*>(std::aligned_alloc(kHugePage, rounded)));
+    // is one segment, not 256, so the block layer need not split it (virtio-blk takes 254),
+    // and adjacent reads merge up to max_sectors_kb. 4 KiB pages when asked (--buffers=pages).
+    const std::size_t page = settings.huge_pages ? kHugePage : kDirectAlignment;
+    const std::size_t rounded = (bytes + page - 1) / page * page;
+    buffers_.reset(static_cast<unsigned char*>(std::aligned_alloc(page, rounded)));
     if (!buffers_) {
       io_uring_queue_exit(&ring_);
       throw RunError("aligned_alloc of " + std::to_string(bytes) + " bytes for the ring failed");
     }
-    madvise(buffers_.get(), rounded, MADV_HUGEPAGE);
+    madvise(buffers_.get(), rounded, settings.huge_pages ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
     std::memset(buffers_.get(), 0, bytes);  // fault the pages in outside timing
     std::vector<iovec> iovecs(settings.queue_depth);
     for (unsigned i = 0; i < settings.queue_depth; ++i) {
@@ -69,7 +71,7 @@ class UringReader : public Reader {
   std::string description() const override {
     return std::string("fixedbufs=") + (fixed_buffers_ ? "yes" : "no") +
            ",registerfiles=" + (fixed_files_ ? "yes" : "no") +
-           ",sqpoll=" + (settings_.sqpoll ? "yes" : "no");
+           ",sqpoll=" + (settings_.sqpoll ? "yes" : "no") + ",buffers=" + (settings_.huge_pages ? "huge" : "pages");
   }
 
   ReaderResult run(ReadWorkload& workload) override {

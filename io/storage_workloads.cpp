@@ -114,12 +114,18 @@ bool SequentialWorkload::next(ReadRequest& request) {
 }
 
 RandomWorkload::RandomWorkload(int fd, std::uint64_t size, std::uint32_t block_size,
-                               std::uint64_t count, std::uint64_t rng_seed, ReadCheck check)
+                               std::uint64_t count, std::uint64_t rng_seed, ReadCheck check,
+                               Deadline deadline)
     : CheckedWorkload(check), fd_(fd), blocks_(std::max<std::uint64_t>(1, size / block_size)),
-      block_size_(block_size), remaining_(count), state_(mix(rng_seed)) {}  // seeds 1, 2, 3 stay distinct
+      block_size_(block_size), remaining_(count), state_(mix(rng_seed)),  // seeds 1, 2, 3 stay distinct
+      deadline_(deadline) {}
 
 bool RandomWorkload::next(ReadRequest& request) {
   if (remaining_ == 0) return false;
+  if (deadline_ && std::chrono::steady_clock::now() >= *deadline_) {
+    remaining_ = 0;
+    return false;
+  }
   --remaining_;
   state_ = mix(state_);
   request = {fd_, 0, (state_ % blocks_) * block_size_, block_size_, 0};

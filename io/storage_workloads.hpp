@@ -2,6 +2,7 @@
 // whole-file dataset reads, each checking what it read (known pattern) or summing it.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -71,11 +72,14 @@ class SequentialWorkload : public CheckedWorkload {
   std::uint32_t align_;
 };
 
-// `count` reads of `block_size` at uniformly random block-aligned offsets below `size`.
+// `count` reads of `block_size` at uniformly random block-aligned offsets below `size`, or
+// fewer when `deadline` passes first: a pass lasts about as long on an HDD as on NVMe, so the
+// queue's ramp-down at its end weighs the same on both.
 class RandomWorkload : public CheckedWorkload {
  public:
+  using Deadline = std::optional<std::chrono::steady_clock::time_point>;
   RandomWorkload(int fd, std::uint64_t size, std::uint32_t block_size, std::uint64_t count,
-                 std::uint64_t rng_seed, ReadCheck check);
+                 std::uint64_t rng_seed, ReadCheck check, Deadline deadline = std::nullopt);
   bool next(ReadRequest& request) override;
   std::vector<int> fixed_fds() const override { return {fd_}; }
 
@@ -85,6 +89,7 @@ class RandomWorkload : public CheckedWorkload {
   std::uint32_t block_size_;
   std::uint64_t remaining_;
   std::uint64_t state_;
+  Deadline deadline_;
 };
 
 // Whole files, one after another, each in reads of `block_size`: with a queue of 32 and small

@@ -130,6 +130,8 @@ std::vector<Finding> progressive_jpeg(const Report& report, const Inventory&) {
   for (const Measurement* m : measurements_of(report, "decode")) {
     if (m->unit != "images/s") continue;
     std::string op = param(*m, "op").empty() ? param(*m, "case") : param(*m, "op");
+    // CMYK images are their own set (cmyk_jpeg below): never the baseline side of this pair.
+    if (param(*m, "set") != "" && param(*m, "set") != "baseline" && param(*m, "set") != "progressive") continue;
     const bool is_progressive = param(*m, "set") == "progressive" || op.find("progressive") != std::string::npos;
     if (const auto at = op.find("_progressive"); at != std::string::npos) op = op.substr(0, at);
     if (op.empty()) op = "full";
@@ -156,6 +158,35 @@ std::vector<Finding> progressive_jpeg(const Report& report, const Inventory&) {
                           (fewest_threads == 1 ? " thread" : " threads") +
                           "): re-encode the dataset as baseline JPEG (jpegtran without -progressive)",
                       {slowest_pair[0]->key, slowest_pair[1]->key}});
+  return findings;
+}
+
+// CMYK/YCCK JPEGs are images (Pillow opens them; ImageNet's train set holds some) but not RGB:
+// a loader must convert them, or its batches get 4 channels. Named with their decode rate.
+std::vector<Finding> cmyk_jpeg(const Report& report, const Inventory&) {
+  std::vector<Finding> findings;
+  // Full decode at the fewest threads measured, CMYK and baseline alike.
+  std::map<std::string, std::map<int, const Measurement*>> full;  // set -> threads -> case
+  for (const Measurement* m : measurements_of(report, "decode")) {
+    if (m->unit == "images/s" && param(*m, "op") == "full") full[param(*m, "set")][int_param(m->params, "threads", 0)] = m;
+  }
+  if (full["cmyk"].empty()) return findings;
+  const auto [threads, cmyk] = *full["cmyk"].begin();
+  const Measurement* baseline = full["baseline"].count(threads) ? full["baseline"][threads] : nullptr;
+  const int count = int_param(cmyk->params, "cmyk", 0);
+  std::string text = std::to_string(count) + (count == 1 ? " file of " : " files of ") + param(*cmyk, "corpus") +
+                     (count == 1 ? " is a CMYK JPEG (" : " are CMYK JPEGs (") + param(*cmyk, "cmyk_file_names") +
+                     "): decoded as a loader does, to CMYK then to RGB as Pillow's convert(\"RGB\"), at " +
+                     figure(cmyk->stats.median, "images/s");
+  std::vector<std::string> evidence = {cmyk->key};
+  if (baseline) {
+    text += " against " + figure(baseline->stats.median, "images/s") + " for baseline ones (" + std::to_string(threads) +
+            (threads == 1 ? " thread)" : " threads)");
+    evidence.push_back(baseline->key);
+  }
+  text += "; a loader that does not convert them gets 4-channel images (torchvision's default loader converts): "
+          "convert them to RGB once, offline";
+  findings.push_back({Verdict::warn, "decode", text, evidence});
   return findings;
 }
 
@@ -379,6 +410,7 @@ const std::vector<FindingRuleEntry>& finding_rules() {
       {"slow_random_reads", slow_random_reads},
       {"virtual_disk", virtual_disk},
       {"progressive_jpeg", progressive_jpeg},
+      {"cmyk_jpeg", cmyk_jpeg},
       {"poor_decode_scaling", poor_decode_scaling},
       {"gpu_decode_vs_cpu", gpu_decode_vs_cpu},
       {"single_thread_memcpy", single_thread_memcpy},

@@ -1,153 +1,21 @@
 // The pipeline budget: each stage's measured rate divided by what one sample costs that stage
-// (bytes on disk, pixels to decode, tensor bytes to copy, a share of a GPU step), so every
-// stage reads in samples/s and the slowest one is the one that bounds training.
-//
-// --workload keys (comma separated key=value; sizes take B, KB, MB, GB (10^3) or KiB, MiB, GiB):
-//   bytes=450KB       encoded bytes of one image on disk (required)
-//   image=2000x1500   stored image size in pixels; scales the decode rate from the probe's
-//                     images (median_size) and sizes the tensor when train= is absent
-//   train=224x224     the size the loader resizes to: the tensor copied is W x H x 3 bytes (uint8
-//                     RGB; normalise on the GPU)
-//   batch=256         per-GPU batch size          step_ms=120   one training step, milliseconds
-//   gpus=8            data-parallel GPUs (default: the GPUs in the inventory, at least 1)
-//   layout=loose      loose: one file per image (each costs a random access); packed: shards
-//                     read sequentially
-//   data=nvme0n1      the disk (device name or a path prefix) the dataset is on; default: the
-//                     paths given to --path, else the scratch disk
+// (a file read, an image decoded and resized, tensor bytes to copy, a share of a GPU step), so
+// every stage reads in samples/s and the slowest one is the one that bounds training. The
+// --workload keys are in reports/workload.cpp; the decode stage's mix in budget_decode.cpp.
 #include "reports/pipeline_budget.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <cmath>
 #include <cstdlib>
-#include <functional>
+#include <iterator>
 #include <map>
-#include <sstream>
+#include <optional>
 
-#include "core/errors.hpp"
+#include "reports/budget_decode.hpp"
 #include "reports/figure_text.hpp"
 
 namespace pipecheck {
 
 namespace {
-
-std::string lower(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
-std::string trim_text(const std::string& text) {
-  const auto begin = text.find_first_not_of(" \t");
-  if (begin == std::string::npos) return "";
-  return text.substr(begin, text.find_last_not_of(" \t") - begin + 1);
-}
-
-[[noreturn]] void bad(const std::string& key, const std::string& value, const std::string& expected) {
-  throw UsageError("--workload: " + key + "=" + value + ": expected " + expected);
-}
-
-// Size suffixes: decimal as disks are sold, binary as memory is.
-struct SizeUnit {
-  const char* suffix;
-  double bytes;
-};
-constexpr SizeUnit kSizeUnits[] = {
-    {"kib", 1024.0}, {"mib", 1024.0 * 1024}, {"gib", 1024.0 * 1024 * 1024},
-    {"kb", 1e3},     {"mb", 1e6},            {"gb", 1e9},
-    {"k", 1e3},      {"m", 1e6},             {"b", 1},
-};
-
-double parse_size_value(const std::string& key, const std::string& value) {
-  const std::string text = lower(value);
-  const auto digits_end = text.find_first_not_of("0123456789.");
-  const std::string number = text.substr(0, digits_end);
-  const std::string suffix = digits_end == std::string::npos ? "" : trim_text(text.substr(digits_end));
-  double scale = suffix.empty() ? 1 : 0;
-  for (const auto& unit : kSizeUnits) {
-    if (suffix == unit.suffix) scale = unit.bytes;
-  }
-  char* end = nullptr;
-  const double figure_value = number.empty() ? 0 : std::strtod(number.c_str(), &end);
-  if (number.empty() || end != number.c_str() + number.size() || scale == 0 || figure_value <= 0) {
-    bad(key, value, "a size like 450KB, 1.2MB or 300KiB");
-  }
-  return figure_value * scale;
-}
-
-int parse_positive(const std::string& key, const std::string& value) {
-  if (value.empty() || value.size() > 9 || value.find_first_not_of("0123456789") != std::string::npos ||
-      std::atoi(value.c_str()) <= 0) {
-    bad(key, value, "a whole number above 0");
-  }
-  return std::atoi(value.c_str());
-}
-
-double parse_milliseconds(const std::string& key, const std::string& value) {
-  char* end = nullptr;
-  const double ms = value.empty() ? 0 : std::strtod(value.c_str(), &end);
-  if (value.empty() || end != value.c_str() + value.size() || !(ms > 0) || !std::isfinite(ms)) {
-    bad(key, value, "milliseconds above 0, like 120 or 85.5");
-  }
-  return ms;
-}
-
-std::pair<int, int> parse_size_wxh(const std::string& key, const std::string& value) {
-  const auto x = lower(value).find('x');
-  if (x == std::string::npos) bad(key, value, "WIDTHxHEIGHT in pixels, like 2000x1500");
-  const std::string w = value.substr(0, x), h = value.substr(x + 1);
-  const auto digits = [](const std::string& s) {
-    return !s.empty() && s.size() < 7 && s.find_first_not_of("0123456789") == std::string::npos && std::atoi(s.c_str()) > 0;
-  };
-  if (!digits(w) || !digits(h)) bad(key, value, "WIDTHxHEIGHT in pixels, like 2000x1500");
-  return {std::atoi(w.c_str()), std::atoi(h.c_str())};
-}
-
-// The workload keys: name -> how its value lands in the record.
-using KeySetter = std::function<void(Workload&, const std::string& key, const std::string& value)>;
-const std::map<std::string, KeySetter>& workload_keys() {
-  static const std::map<std::string, KeySetter> keys = {
-      {"bytes", [](Workload& w, const std::string& k, const std::string& v) { w.bytes_per_image = parse_size_value(k, v); }},
-      {"image",
-       [](Workload& w, const std::string& k, const std::string& v) {
-         const auto [width, height] = parse_size_wxh(k, v);
-         w.image_width = width;
-         w.image_height = height;
-       }},
-      {"train",
-       [](Workload& w, const std::string& k, const std::string& v) {
-         const auto [width, height] = parse_size_wxh(k, v);
-         w.train_width = width;
-         w.train_height = height;
-       }},
-      {"batch", [](Workload& w, const std::string& k, const std::string& v) { w.batch = parse_positive(k, v); }},
-      {"step_ms", [](Workload& w, const std::string& k, const std::string& v) { w.step_ms = parse_milliseconds(k, v); }},
-      {"gpus", [](Workload& w, const std::string& k, const std::string& v) { w.gpus = parse_positive(k, v); }},
-      {"layout",
-       [](Workload& w, const std::string& k, const std::string& v) {
-         if (v != "loose" && v != "packed") bad(k, v, "loose (one file per image) or packed (shards)");
-         w.loose_files = v == "loose";
-       }},
-      {"data",
-       [](Workload& w, const std::string& k, const std::string& v) {
-         if (v.empty()) bad(k, v, "a device name (nvme0n1) or a path");
-         w.data = v;
-       }},
-  };
-  return keys;
-}
-
-std::string key_list() {
-  std::string names;
-  for (const auto& [name, setter] : workload_keys()) names += (names.empty() ? "" : ", ") + name;
-  return names;
-}
-
-std::string bytes_words(double bytes) {
-  if (bytes >= 1e9) return figure(bytes / 1e9, "GB");
-  if (bytes >= 1e6) return figure(bytes / 1e6, "MB");
-  if (bytes >= 1e3) return figure(bytes / 1e3, "KB");
-  return figure(bytes, "B");
-}
 
 std::string rate_words(double samples) { return figure(samples, "samples/s"); }
 
@@ -185,7 +53,7 @@ struct Context {
 
 BudgetStage unmeasured(const std::string& stage, const std::string& why) { return {stage, std::nullopt, why}; }
 
-// Storage: which measurements describe the disk the data is on (see `data=` above).
+// Storage: which measurements describe the disk the data is on (`data=`, reports/workload.cpp).
 std::vector<const Measurement*> data_disk_measurements(const Context& c) {
   const auto all = measurements_of(c.report, "storage");
   std::vector<const Measurement*> chosen;
@@ -204,7 +72,7 @@ const Measurement* best_of(const std::vector<const Measurement*>& ms, const std:
                            std::initializer_list<const char*> patterns) {
   const Measurement* best = nullptr;
   for (const Measurement* m : ms) {
-    if (param(*m, "device") != device) continue;
+    if (param(*m, "device") != device || m->unit != "GB/s") continue;
     const std::string pattern = param(*m, "pattern");
     if (std::none_of(patterns.begin(), patterns.end(), [&](const char* p) { return pattern == p; })) continue;
     if (!best || m->stats.median > best->stats.median) best = m;
@@ -219,31 +87,103 @@ std::optional<double> iops_of(const Measurement& m) {
   return std::nullopt;
 }
 
-// One device's samples/s: whole-file dataset reads when measured (loose files, as a loader
-// reads them); else the sequential rate, and for loose files no more than one file per random
-// access the disk can make.
+std::string threads_words(int threads, const char* one, const char* many) {
+  return std::to_string(threads) + " " + (threads == 1 ? one : many);
+}
+
+// Bytes per file of a dataset read: those the case's passes read, else the dataset's mean.
+std::optional<double> file_bytes_of(const Measurement& m) {
+  const double read = std::atof(param(m, "mean_file_bytes").c_str());
+  if (read > 0) return read;
+  const double size = std::atof(param(m, "size_bytes").c_str());
+  const int files = int_param(m.params, "files", 0);
+  if (size > 0 && files > 0) return size / files;
+  return std::nullopt;
+}
+
+// The loader's own reads of the dataset: whole files, cold, through the page cache, by its
+// workers (dataset_read_workers; one worker is pread_baseline). Taken at workers= when
+// measured, else at the nearest count below it (the fewest when none is below); without
+// workers=, at the most workers measured.
+const Measurement* loader_read(const std::vector<const Measurement*>& ms, const std::string& device, const Workload& w,
+                               std::string& note) {
+  std::map<int, const Measurement*> by_workers;
+  for (const Measurement* m : ms) {
+    const std::string pattern = param(*m, "pattern");
+    const bool loader = pattern == "dataset_read_workers" || (pattern == "pread_baseline" && param(*m, "target") == "directory");
+    if (!loader || param(*m, "device") != device || m->unit != "GB/s" || m->stats.median <= 0) continue;
+    by_workers[int_param(m->params, "threads", 1)] = m;
+  }
+  if (by_workers.empty()) return nullptr;
+  if (!w.workers) return by_workers.rbegin()->second;
+  if (const auto it = by_workers.find(*w.workers); it != by_workers.end()) return it->second;
+  const auto above = by_workers.upper_bound(*w.workers);
+  const Measurement* chosen = above == by_workers.begin() ? above->second : std::prev(above)->second;
+  note = " (" + threads_words(*w.workers, "worker", "workers") + " not measured: pipecheck run --workload workers=" +
+         std::to_string(*w.workers) + " measures them)";
+  return chosen;
+}
+
+// One device's samples/s. A dataset that was read gives files/s itself (its own sizes, cold,
+// at the loader's parallelism). Otherwise bytes= turns GB/s into images: the cold read through
+// the page cache where measured (what a loader gets), else O_DIRECT; and for loose files no
+// more than one file per random access the disk can make.
 std::optional<BudgetStage> storage_on(const std::vector<const Measurement*>& ms, const std::string& device, const Workload& w) {
-  const double bytes = w.bytes_per_image;
-  const std::string per = " / " + bytes_words(bytes) + " per image";
   if (w.loose_files) {
-    if (const Measurement* dataset = best_of(ms, device, {"dataset_read", "dataset"}); dataset && dataset->unit == "GB/s") {
-      const double rate = dataset->stats.median * 1e9 / bytes;
-      return BudgetStage{"storage", rate,
-                         device + ": whole-file reads " + figure(dataset->stats.median, "GB/s") + per + " = " + rate_words(rate)};
+    std::string note;
+    if (const Measurement* loader = loader_read(ms, device, w, note)) {
+      if (const auto bytes = file_bytes_of(*loader)) {
+        const double files = loader->stats.median * 1e9 / *bytes;
+        std::string derivation = param(*loader, "path") + " on " + device + ": whole files read cold by " +
+                                 threads_words(int_param(loader->params, "threads", 1), "worker", "workers") +
+                                 " (pread, page cache): " + figure(files, "files/s") + ", " +
+                                 figure(loader->stats.median * 1000, "MB/s") + " (" + bytes_words(*bytes) +
+                                 " per file) = " + rate_words(files) + note;
+        if (const Measurement* queued = best_of(ms, device, {"dataset_read", "dataset_read_buffered_cold"});
+            queued && queued->stats.median > 1.2 * loader->stats.median) {
+          derivation += "; " + param(*queued, "qd") + " reads in flight gave " + figure(queued->stats.median * 1000, "MB/s") +
+                        " (" + figure(queued->stats.median * 1e9 / *bytes, "files/s") +
+                        "): more workers or prefetch would read faster";
+        }
+        return BudgetStage{"storage", files, derivation};
+      }
     }
   }
-  const Measurement* seq = best_of(ms, device, {"seq_read", "seq"});
-  if (!seq || seq->unit != "GB/s") return std::nullopt;
+  if (!w.bytes_per_image) return std::nullopt;
+  const double bytes = *w.bytes_per_image;
+  const std::string per = " / " + bytes_words(bytes) + " per image";
+  if (w.loose_files) {
+    if (const Measurement* dataset = best_of(ms, device, {"dataset_read_buffered_cold", "dataset_read", "dataset"})) {
+      const double rate = dataset->stats.median * 1e9 / bytes;
+      return BudgetStage{"storage", rate, device + ": whole-file reads (" + dataset->what + ") " +
+                                              figure(dataset->stats.median, "GB/s") + per + " = " + rate_words(rate)};
+    }
+  }
+  const Measurement* cold = best_of(ms, device, {"seq_read_buffered_cold"});
+  const Measurement* direct = best_of(ms, device, {"seq_read", "seq"});
+  const Measurement* seq = cold ? cold : direct;
+  if (!seq) return std::nullopt;
   const double streamed = seq->stats.median * 1e9 / bytes;
-  std::string derivation = device + ": sequential " + figure(seq->stats.median, "GB/s") + per + " = " + rate_words(streamed);
+  std::string derivation = device + ": sequential " + (cold ? "cold through the page cache, as a loader reads, " : "O_DIRECT ") +
+                           figure(seq->stats.median, "GB/s") + per + " = " + rate_words(streamed);
+  if (cold && direct) derivation += " (O_DIRECT: " + figure(direct->stats.median, "GB/s") + ")";
+  if (param(*seq, "target") == "scratch_file") {
+    derivation += " (the probe's scratch file: the disk, not the dataset; --path DATASET_DIR reads the dataset itself)";
+  }
   double rate = streamed;
   if (w.loose_files) {
-    const Measurement* rand = best_of(ms, device, {"rand_read", "rand"});
-    const auto iops = rand ? iops_of(*rand) : std::nullopt;
-    if (iops) {
-      derivation += "; loose files need a random access each: " + figure(*iops, "IOPS");
-      if (*iops < rate) {
-        rate = *iops;
+    const Measurement* rand = nullptr;
+    for (const Measurement* m : ms) {
+      const std::string pattern = param(*m, "pattern");
+      if (param(*m, "device") == device && (pattern == "rand_read" || pattern == "rand") && iops_of(*m) &&
+          (!rand || *iops_of(*m) > *iops_of(*rand))) {
+        rand = m;
+      }
+    }
+    if (rand) {
+      derivation += "; loose files need a random access each: " + figure(*iops_of(*rand), "IOPS");
+      if (*iops_of(*rand) < rate) {
+        rate = *iops_of(*rand);
         derivation += " bounds it";
       }
     } else {
@@ -265,6 +205,10 @@ BudgetStage storage_stage(const Context& c) {
     if (one && (!slowest || *one->samples_per_second < *slowest->samples_per_second)) slowest = std::move(one);
   }
   if (!slowest) {
+    if (!c.workload.bytes_per_image && !ms.empty()) {
+      return unmeasured("storage", "no dataset was read (--path DATASET_DIR): give bytes= (encoded bytes per image) to turn "
+                                   "the disk's GB/s into samples/s");
+    }
     return unmeasured("storage", c.workload.data.empty() ? "no sequential or dataset read measured"
                                                          : "no storage measurement on " + c.workload.data);
   }
@@ -272,44 +216,7 @@ BudgetStage storage_stage(const Context& c) {
   return *slowest;
 }
 
-std::optional<std::pair<int, int>> dimensions(const std::string& text) {
-  const auto x = text.find('x');
-  if (x == std::string::npos) return std::nullopt;
-  const int w = std::atoi(text.substr(0, x).c_str()), h = std::atoi(text.substr(x + 1).c_str());
-  if (w <= 0 || h <= 0) return std::nullopt;
-  return std::pair<int, int>{w, h};
-}
-
-// Decode at all threads measured, the resize case (what a loader does), baseline JPEGs; the
-// rate scales by pixels from the probe's images to the workload's.
-BudgetStage decode_stage(const Context& c) {
-  const Measurement* chosen = nullptr;
-  for (const char* wanted : {"resize", "full"}) {
-    for (const Measurement* m : measurements_of(c.report, "decode")) {
-      const std::string op = param(*m, "op").empty() ? param(*m, "case") : param(*m, "op");
-      if (op != wanted || m->unit != "images/s" || param(*m, "set") == "progressive") continue;
-      if (!chosen || int_param(m->params, "threads", 0) > int_param(chosen->params, "threads", 0)) chosen = m;
-    }
-    if (chosen) break;
-  }
-  if (!chosen) return unmeasured("decode", "no decode measurement (resize or full)");
-  const int threads = int_param(chosen->params, "threads", 0);
-  double rate = chosen->stats.median;
-  std::string derivation = chosen->what + ": " + figure(rate, "images/s") + " at " + std::to_string(threads) +
-                           (threads == 1 ? " thread" : " threads");
-  const auto measured = dimensions(param(*chosen, "median_size"));
-  if (measured && c.workload.image_width) {
-    const double probe_pixels = double(measured->first) * measured->second;
-    const double workload_pixels = double(*c.workload.image_width) * *c.workload.image_height;
-    rate *= probe_pixels / workload_pixels;
-    derivation += " on " + param(*chosen, "median_size") + " images, x " + figure(probe_pixels / 1e6) + " / " +
-                  figure(workload_pixels / 1e6) + " Mpixel = " + rate_words(rate);
-  } else {
-    derivation += " = " + rate_words(rate) + " (at the probe's image size" +
-                  (c.workload.image_width ? std::string(", which it did not report") : std::string(": give image= to scale")) + ")";
-  }
-  return {"decode", rate, derivation};
-}
+BudgetStage decode_stage(const Context& c) { return decode_stage_of(measurements_of(c.report, "decode"), c.workload); }
 
 // Host memory: decoded tensors are copied at least once (collate, pin); memcpy's figure counts
 // bytes read and written, so bytes copied are half of it.
@@ -373,47 +280,6 @@ constexpr StageBudget kStages[] = {storage_stage, decode_stage, hostmem_stage, p
 
 }  // namespace
 
-Workload parse_workload(const std::string& text) {
-  Workload workload;
-  workload.text = text;
-  std::map<std::string, bool> seen;
-  std::stringstream items(text);
-  std::string item;
-  while (std::getline(items, item, ',')) {
-    item = trim_text(item);
-    if (item.empty()) continue;
-    const auto equals = item.find('=');
-    if (equals == std::string::npos) throw UsageError("--workload: '" + item + "': expected key=value (keys: " + key_list() + ")");
-    const std::string key = trim_text(item.substr(0, equals));
-    const std::string value = trim_text(item.substr(equals + 1));
-    const auto setter = workload_keys().find(key);
-    if (setter == workload_keys().end()) {
-      throw UsageError("--workload: unknown key '" + key + "' (keys: " + key_list() + ")");
-    }
-    if (seen[key]) throw UsageError("--workload: " + key + " given twice");
-    seen[key] = true;
-    setter->second(workload, key, value);
-  }
-  if (workload.bytes_per_image <= 0) {
-    throw UsageError("--workload: bytes= is required (encoded bytes per image, like bytes=450KB)");
-  }
-  if (workload.step_ms && !workload.batch) throw UsageError("--workload: step_ms= needs batch= (samples per GPU step)");
-  return workload;
-}
-
-std::string describe(const Workload& w) {
-  std::string text = w.image_width ? std::to_string(*w.image_width) + "x" + std::to_string(*w.image_height) + " images"
-                                   : std::string("images");
-  text += " of " + bytes_words(w.bytes_per_image);
-  if (w.train_width) text += ", trained at " + std::to_string(*w.train_width) + "x" + std::to_string(*w.train_height);
-  if (w.batch) text += ", batch " + std::to_string(*w.batch);
-  if (w.step_ms) text += ", " + figure(*w.step_ms) + " ms/step";
-  if (w.gpus) text += ", " + std::to_string(*w.gpus) + " GPUs";
-  text += w.loose_files ? ", loose files" : ", packed shards";
-  if (!w.data.empty()) text += ", data on " + w.data;
-  return text;
-}
-
 PipelineBudget pipeline_budget(const Report& report, const Inventory& inventory, const Workload& workload) {
   PipelineBudget budget;
   budget.workload = describe(workload);
@@ -435,6 +301,12 @@ PipelineBudget pipeline_budget(const Report& report, const Inventory& inventory,
   budget.bounding_stage = bound->stage;
   budget.explanation = "training is bounded by " + bound->stage + " at " + rate_words(*bound->samples_per_second) +
                        " (samples/s: " + figures + ")";
+  if (bound->stage == "decode") {
+    if (const DecodeMix mixed = decode_mix(measurements_of(report, "decode"), workload); mixed.dct) {
+      budget.explanation += "; with DCT scaling (Pillow draft, DALI, OpenCV IMREAD_REDUCED) decode would give " +
+                            rate_words(*mixed.dct);
+    }
+  }
   if (gpu && bound != gpu) {
     budget.explanation += "; the GPUs could take " + rate_words(*gpu->samples_per_second) + ", so they would wait " +
                           percent_text(100 * (1 - *bound->samples_per_second / *gpu->samples_per_second)) +

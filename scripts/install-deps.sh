@@ -16,7 +16,11 @@ packages=(
   python3-pil python3-numpy
 )
 # MPI is optional for pipecheck (comm/ under mpirun); pass --with-mpi to add it.
-if [[ "${1:-}" == "--with-mpi" ]]; then packages+=(libopenmpi-dev openmpi-bin); fi
+if [[ " $* " == *" --with-mpi "* ]]; then packages+=(libopenmpi-dev openmpi-bin); fi
+# The public tools the scripts/compare-*.sh run beside the probes: --with-compare-tools.
+if [[ " $* " == *" --with-compare-tools "* ]]; then
+  packages+=(fio sysstat libjpeg-turbo-progs)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -42,7 +42,7 @@ TEST(Findings, EveryRuleIsInTheTableOnce) {
   std::vector<std::string> names;
   for (const auto& entry : finding_rules()) names.push_back(entry.name);
   for (const char* name : {"crashed_probe", "downtrained_gpu_link", "pageable_vs_pinned", "remote_numa_copies",
-                           "slow_random_reads", "virtual_disk", "progressive_jpeg", "poor_decode_scaling",
+                           "slow_random_reads", "virtual_disk", "progressive_jpeg", "cmyk_jpeg", "poor_decode_scaling",
                            "gpu_decode_vs_cpu", "single_thread_memcpy", "bad_dataset_files", "storage_target_notes"}) {
     EXPECT_EQ(std::count(names.begin(), names.end(), name), 1) << name;
   }
@@ -104,6 +104,38 @@ TEST(Findings, ProgressiveJpegSlowdown) {
   EXPECT_TRUE(contains(findings[0].text, "progressive JPEGs decode 7.0x slower than baseline ones (12.0 images/s against 84.0 images/s, 1 thread)"))
       << findings[0].text;
   EXPECT_TRUE(run_rule("progressive_jpeg", decode_sets(60)).empty());
+}
+
+// A dataset with CMYK files: the CMYK set's own rate, named files, and it never stands in for
+// the baseline set of the progressive pair.
+Report cmyk_dataset() {
+  const std::map<std::string, std::string> corpus = {{"corpus", "/data/imgs"}, {"cmyk", "2"},
+                                                     {"cmyk_file_names", "n01/a.jpg (CMYK), n02/b.jpg (YCCK)"}};
+  auto with = [&](std::map<std::string, std::string> params) {
+    params.insert(corpus.begin(), corpus.end());
+    return params;
+  };
+  return report_of({measure("decode/full/threads:2", "decode", 84, "images/s", with({{"op", "full"}, {"set", "baseline"}, {"threads", "2"}})),
+                    measure("decode/full_cmyk/threads:2", "decode", 30, "images/s", with({{"op", "full"}, {"set", "cmyk"}, {"threads", "2"}})),
+                    measure("decode/full_cmyk/threads:4", "decode", 50, "images/s", with({{"op", "full"}, {"set", "cmyk"}, {"threads", "4"}})),
+                    measure("decode/full_progressive/threads:2", "decode", 40, "images/s",
+                            with({{"op", "full"}, {"set", "progressive"}, {"threads", "2"}}))});
+}
+
+TEST(Findings, CmykJpegsNamedWithTheirRate) {
+  const auto findings = run_rule("cmyk_jpeg", cmyk_dataset());
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Verdict::warn);
+  EXPECT_TRUE(contains(findings[0].text, "2 files of /data/imgs are CMYK JPEGs (n01/a.jpg (CMYK), n02/b.jpg (YCCK)): decoded "
+                                         "as a loader does, to CMYK then to RGB as Pillow's convert(\"RGB\"), at 30.0 images/s "
+                                         "against 84.0 images/s for baseline ones (2 threads)"))
+      << findings[0].text;
+  EXPECT_EQ(findings[0].evidence, (std::vector<std::string>{"decode/full_cmyk/threads:2", "decode/full/threads:2"}));
+  EXPECT_TRUE(run_rule("cmyk_jpeg", decode_sets(12)).empty());
+  // The progressive set is held against the baseline set, never the (slower) CMYK one.
+  const auto progressive = run_rule("progressive_jpeg", cmyk_dataset());
+  ASSERT_EQ(progressive.size(), 1u);
+  EXPECT_TRUE(contains(progressive[0].text, "(40.0 images/s against 84.0 images/s, 2 threads)")) << progressive[0].text;
 }
 
 Report decode_scaling(double efficiency_percent) {

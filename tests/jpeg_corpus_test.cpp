@@ -189,6 +189,22 @@ TEST(JpegCorpus, LoadsDatasetWithSubdirectoriesLoopAndBadFiles) {
   EXPECT_EQ(corpus.total_bytes(), corpus.images[0].bytes.size() + corpus.images[1].bytes.size());
 }
 
+// A CMYK JPEG (Pillow's, tests/data/pillow/make.py) and a progressive one beside a baseline:
+// all three are images; CMYK is counted as such, not as progressive, baseline or bad.
+TEST(JpegCorpus, CmykJpegsAreImagesCountedApart) {
+  ScratchDir dir("cmyk");
+  fs::copy_file(fs::path(PIPECHECK_TEST_DATA) / "pillow/cmyk.jpg", dir.path / "cmyk.jpg");
+  write_bytes(dir.path / "rgb.jpg", small_jpeg(40, 30, TJSAMP_420, false));
+  write_bytes(dir.path / "prog.jpg", small_jpeg(40, 30, TJSAMP_420, true));
+  const JpegCorpus corpus = load_jpeg_directory(dir.path, 100);
+  EXPECT_TRUE(corpus.bad_files.empty()) << corpus.bad_files[0].name << ": " << corpus.bad_files[0].reason;
+  ASSERT_EQ(corpus.images.size(), 3u);
+  EXPECT_EQ(corpus.cmyk_count(), 1u);
+  EXPECT_EQ(corpus.progressive_count(), 1u);
+  EXPECT_TRUE(corpus.images[0].header.cmyk());  // sorted: cmyk.jpg first
+  EXPECT_FALSE(corpus.images[1].header.cmyk());
+}
+
 TEST(JpegCorpus, SamplesEvenlyWhenOverTheCap) {
   ScratchDir dir("cap");
   for (int i = 0; i < 4; ++i) write_bytes(dir.path / ("img" + std::to_string(i) + ".jpg"), small_jpeg(16, 16, TJSAMP_420, false, i + 1));

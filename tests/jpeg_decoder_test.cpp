@@ -6,11 +6,49 @@
 #include <turbojpeg.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
 
 #include "io/jpeg_corpus.hpp"
 
 namespace pipecheck {
 namespace {
+
+// Pillow's own outputs, made by tests/data/pillow/make.py (how, in its header).
+const std::string kPillow = std::string(PIPECHECK_TEST_DATA) + "/pillow/";
+
+std::vector<unsigned char> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A binary PPM (P6, maxval 255) as Pillow writes it: "P6\nW H\n255\n" then RGB8.
+RgbImage read_ppm(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string magic;
+  int maxval = 0;
+  RgbImage image;
+  in >> magic >> image.width >> image.height >> maxval;
+  in.get();
+  if (magic != "P6" || maxval != 255 || image.width <= 0 || image.height <= 0) {
+    ADD_FAILURE() << path << ": not a P6 PPM with maxval 255";
+    return {};
+  }
+  image.pixels.resize(static_cast<std::size_t>(image.width) * image.height * 3);
+  in.read(reinterpret_cast<char*>(image.pixels.data()), static_cast<std::streamsize>(image.pixels.size()));
+  if (!in) ADD_FAILURE() << path << ": short pixel data";
+  return image;
+}
+
+int max_abs_difference(const RgbImage& a, const RgbImage& b) {
+  int most = 0;
+  for (std::size_t i = 0; i < std::min(a.pixels.size(), b.pixels.size()); ++i) {
+    most = std::max(most, std::abs(int(a.pixels[i]) - int(b.pixels[i])));
+  }
+  return most;
+}
 
 RgbImage constant_image(int w, int h, unsigned char r, unsigned char g, unsigned char b) {
   RgbImage image{w, h, {}};
@@ -64,6 +102,70 @@ TEST(JpegDecoder, LargestPixelDifferenceIsNamed) {
   b.pixels[3 * (8 * 2 + 5) + 2] = 200;  // pixel (5, 2), blue
   b.pixels[0] = 12;
   EXPECT_EQ(largest_pixel_difference(a, b), "largest difference 170 levels at pixel (5, 2) channel B");
+// Pillow reads every CMYK JPEG as Adobe-inverted ("CMYK;I") and converts with
+// nk - c * nk / 255: these are its outputs for CMYK (100,50,200,30), (0,0,0,0), (10,20,30,255)
+// and (255,0,0,128), given here as the inverted values a JPEG stores.
+TEST(JpegCmyk, ConvertsAsPillowDoes) {
+  const unsigned char stored[] = {155, 205, 55, 225, 255, 255, 255, 255, 245, 235, 225, 0, 0, 255, 255, 127};
+  unsigned char rgb[12] = {};
+  cmyk_to_rgb(stored, 4, rgb);
+  const unsigned char pillow[] = {137, 181, 49, 255, 255, 255, 0, 0, 0, 0, 127, 127};
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(int(rgb[i]), int(pillow[i])) << "channel value " << i;
+}
+
+// A CMYK JPEG as Pillow writes it (Adobe marker, no YCCK transform) decodes, and to the RGB a
+// Pillow loader gets from it (Image.open().convert("RGB")): same libjpeg-turbo, same formula.
+TEST(JpegCmyk, PillowsCmykJpegDecodesToPillowsRgb) {
+  const auto jpeg = read_file(kPillow + "cmyk.jpg");
+  ASSERT_FALSE(jpeg.empty());
+  JpegHeader header;
+  ASSERT_EQ(check_jpeg(jpeg, header), "");
+  EXPECT_EQ(header.colorspace, TJCS_CMYK);
+  EXPECT_TRUE(header.cmyk());
+  JpegDecoder decoder;
+  RgbImage out;
+  const DecodeResult result = decoder.decode(jpeg.data(), jpeg.size(), {1, 1}, out);
+  ASSERT_TRUE(result.ok) << result.message;
+  const RgbImage pillow = read_ppm(kPillow + "cmyk-rgb.ppm");
+  ASSERT_EQ(out.width, pillow.width);
+  ASSERT_EQ(out.height, pillow.height);
+  EXPECT_LE(max_abs_difference(out, pillow), 1);
+  EXPECT_LT(mean_abs_error(out, pillow), 0.05);
+  // DCT-scaled, as the budget's "achievable" case decodes it.
+  ASSERT_TRUE(decoder.decode(jpeg.data(), jpeg.size(), {1, 2}, out).ok);
+  EXPECT_EQ(out.width, 48);
+}
+
+// YCCK (what tjCompress2 makes of CMYK pixels, and Photoshop of most CMYK photos): decoded
+// through CMYK to the RGB the conversion gives for the source pixels.
+TEST(JpegCmyk, YcckFromTurboJpegDecodes) {
+  const int w = 64, h = 48;
+  std::vector<unsigned char> cmyk(static_cast<std::size_t>(w) * h * 4);
+  const auto rgb = make_photo_like_rgb(w, h, 5);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(w) * h; ++i) {
+    for (int c = 0; c < 3; ++c) cmyk[i * 4 + c] = rgb[i * 3 + c];
+    cmyk[i * 4 + 3] = static_cast<unsigned char>(160 + i % 64);
+  }
+  tjhandle compressor = tjInitCompress();
+  ASSERT_NE(compressor, nullptr);
+  unsigned char* jpeg = nullptr;
+  unsigned long size = 0;
+  ASSERT_EQ(tjCompress2(compressor, cmyk.data(), w, 0, h, TJPF_CMYK, &jpeg, &size, TJSAMP_444, 95, 0), 0)
+      << tjGetErrorStr2(compressor);
+  const std::vector<unsigned char> bytes(jpeg, jpeg + size);
+  tjFree(jpeg);
+  tjDestroy(compressor);
+  JpegHeader header;
+  ASSERT_EQ(check_jpeg(bytes, header), "");
+  EXPECT_EQ(header.colorspace, TJCS_YCCK);
+  JpegDecoder decoder;
+  RgbImage out;
+  ASSERT_TRUE(decoder.decode(bytes.data(), bytes.size(), {1, 1}, out).ok);
+  RgbImage expected{w, h, std::vector<unsigned char>(static_cast<std::size_t>(w) * h * 3)};
+  cmyk_to_rgb(cmyk.data(), static_cast<std::size_t>(w) * h, expected.pixels.data());
+  const double error = mean_abs_error(out, expected);
+  EXPECT_GE(error, 0.0);
+  EXPECT_LT(error, 4.0);
 }
 
 TEST(JpegDecoder, DctScaledSizesRoundUp) {
@@ -137,6 +239,23 @@ TEST(JpegResize, RampStaysMonotonicAndInRange) {
   EXPECT_GT(out.pixels[63 * 3], 191);
   // The middle output pixel averages the middle of the ramp.
   EXPECT_NEAR(out.pixels[32 * 3], 101, 3);
+}
+
+// The probe's resize is the filter Pillow's Image.BILINEAR applies (a triangle widened by the
+// shrink factor, horizontal pass then vertical, each rounded to 8 bits): held to Pillow's own
+// output, shrinking and enlarging. Only fixed-point rounding may differ (Pillow keeps 22 bits).
+TEST(JpegResize, MatchesPillowBilinear) {
+  const RgbImage photo = read_ppm(kPillow + "photo.ppm");
+  ASSERT_EQ(photo.width, 96);
+  std::vector<unsigned char> scratch;
+  for (const char* name : {"photo-down.ppm", "photo-up.ppm"}) {
+    const RgbImage pillow = read_ppm(kPillow + name);
+    RgbImage ours;
+    resize_rgb(photo, pillow.width, pillow.height, ours, scratch);
+    ASSERT_EQ(ours.pixels.size(), pillow.pixels.size()) << name;
+    EXPECT_LE(max_abs_difference(ours, pillow), 1) << name;
+    EXPECT_LT(mean_abs_error(ours, pillow), 0.05) << name;
+  }
 }
 
 TEST(JpegResize, MeanAbsErrorRejectsSizeMismatch) {

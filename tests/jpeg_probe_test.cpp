@@ -141,6 +141,36 @@ TEST(JpegProbe, PlaceholderGpuCaseIsASkipWithNoTiming) {
   for (const auto& j : judgements) EXPECT_NE(j.subject, "probe/decode/case_errors") << j.explanation;
 }
 
+// A CMYK JPEG in the dataset is an image: its own set with the loader's cases, verified, counted
+// and named, never "corrupt". --workers adds the loader's worker count to the thread counts.
+TEST(JpegProbe, CmykFilesAreTheirOwnSetAndWorkersAreMeasured) {
+  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-jpeg")) GTEST_SKIP() << "pipecheck-jpeg not built";
+  Scratch scratch;
+  fs::copy_file(fs::path(PIPECHECK_TEST_DATA) / "pillow/cmyk.jpg", scratch.path / "images/sub/cmyk.jpg");
+  write_bytes(scratch.path / "images/rgb.jpg", encode_jpeg(make_photo_like_rgb(120, 90, 1), 120, 90, 90, TJSAMP_420, false));
+  const ProbeRun run = run_jpeg_probe(scratch.path, {"--images", (scratch.path / "images").string(), "--threads", "1",
+                                                     "--workers", "3", "--train-size", "64x64",
+                                                     "--benchmark_filter=decode/(full|resize_plain|resize)"});
+  ASSERT_TRUE(run.process.ok()) << run.process.describe() << "\n" << run.err;
+  const auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["context"]["pipecheck_decode_bad_files"], "0");
+  EXPECT_EQ(doc["context"]["pipecheck_decode_cmyk"], "1");
+  EXPECT_EQ(doc["context"]["pipecheck_decode_baseline"], "1");
+  for (const char* name : {"decode/full_cmyk/real_time/threads:1", "decode/resize_plain_cmyk/real_time/threads:3",
+                           "decode/resize_cmyk/real_time/threads:3", "decode/resize_plain/real_time/threads:3"}) {
+    const auto* r = find_run(doc, name);
+    ASSERT_NE(r, nullptr) << name;
+    EXPECT_GT((*r)["images_per_second"].get<double>(), 0) << name;
+    const auto label = decode_label((*r)["label"].get<std::string>());
+    EXPECT_EQ(label.at("verified"), "yes") << name << ": " << label.at("verify");
+  }
+  const auto label = decode_label((*find_run(doc, "decode/full_cmyk/real_time/threads:1"))["label"]);
+  EXPECT_EQ(label.at("set"), "cmyk");
+  EXPECT_EQ(label.at("set_median_size"), "96x64");
+  EXPECT_EQ(label.at("cmyk_file_names"), "sub/cmyk.jpg (CMYK)");
+  EXPECT_NE(label.at("what").find("CMYK, converted to RGB"), std::string::npos) << label.at("what");
+}
+
 TEST(JpegProbe, GeneratedCorpusVerifiesAgainstSourcePixels) {
   if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-jpeg")) GTEST_SKIP() << "pipecheck-jpeg not built";
   Scratch scratch;
@@ -156,8 +186,9 @@ TEST(JpegProbe, GeneratedCorpusVerifiesAgainstSourcePixels) {
     EXPECT_NE(label.at("verify").find("source pixels"), std::string::npos);
     cases.insert(r["name"].get<std::string>());
   }
-  EXPECT_EQ(cases.size(), 5u);  // full, resize, resize_plain, dct_1_2, full_progressive
-  EXPECT_EQ(doc["benchmarks"].size(), 10u);  // 2 repetitions each
+  // full, resize, resize_plain, dct_1_2, and full, resize, resize_plain of the progressive set
+  EXPECT_EQ(cases.size(), 7u);
+  EXPECT_EQ(doc["benchmarks"].size(), 14u);  // 2 repetitions each
   EXPECT_EQ(doc["context"]["executable"], std::string(PIPECHECK_BIN_DIR) + "/pipecheck-jpeg");
 }
 

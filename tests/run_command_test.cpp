@@ -339,6 +339,21 @@ TEST(StageArguments, StorageGetsScratchAndPathsDecodeGetsImages) {
   EXPECT_EQ(stage_arguments("decode", options, "/r"), (std::vector<std::string>{"--size=4000x3000"}));
 }
 
+// --images without --path: the storage probe reads the dataset itself; workers= reaches both
+// the storage and the decode probe, so the budget finds the loader's own parallelism measured.
+TEST(StageArguments, DatasetAndWorkersReachTheProbes) {
+  RunOptions options;
+  options.images_dir = "/imgs";
+  options.workload = "bytes=100KB,workers=6";
+  EXPECT_EQ(stage_arguments("storage", options, "/r/run1"),
+            (std::vector<std::string>{"--scratch-dir=/r", "--path=/imgs", "--workers=6"}));
+  EXPECT_EQ(stage_arguments("decode", options, "/r"), (std::vector<std::string>{"--images=/imgs", "--workers=6"}));
+  EXPECT_TRUE(stage_arguments("hostmem", options, "/r").empty());
+  options.storage_paths = {"/data"};
+  options.workload = "train=640x640";
+  EXPECT_EQ(stage_arguments("storage", options, "/r/run1"), (std::vector<std::string>{"--scratch-dir=/r", "--path=/data"}));
+}
+
 TEST(ProbeArguments, QuickAndFullDiffer) {
   const auto quick = probe_arguments(ProbeMode::quick);
   const auto full = probe_arguments(ProbeMode::full);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -141,6 +142,26 @@ TEST(StorageWorkloads, NeighbouringSeedsReadDifferentOffsets) {
   EXPECT_NE(first, second);
   EXPECT_NE(second, third);
   EXPECT_EQ(first, offsets(1));  // and the same seed repeats its offsets
+}
+
+// A pass of random reads ends at its deadline when the count would take longer (an HDD), and
+// at its count when that comes first (a fast disk).
+TEST(StorageWorkloads, RandomPassEndsAtItsDeadlineOrCount) {
+  const auto past = std::chrono::steady_clock::now() - std::chrono::milliseconds(1);
+  RandomWorkload expired(-1, 1ull << 30, 4096, 1000, 1, ReadCheck{}, past);
+  ReadRequest request;
+  EXPECT_FALSE(expired.next(request));
+  EXPECT_FALSE(expired.next(request));  // and stays ended
+  const auto soon = std::chrono::steady_clock::now() + std::chrono::milliseconds(30);
+  RandomWorkload timed(-1, 1ull << 30, 4096, std::uint64_t{1} << 40, 2, ReadCheck{}, soon);
+  std::uint64_t issued = 0;
+  while (timed.next(request)) ++issued;
+  EXPECT_GE(std::chrono::steady_clock::now(), soon);
+  EXPECT_GT(issued, 0u);
+  RandomWorkload counted(-1, 1ull << 30, 4096, 5, 3, ReadCheck{}, std::chrono::steady_clock::now() + std::chrono::hours(1));
+  issued = 0;
+  while (counted.next(request)) ++issued;
+  EXPECT_EQ(issued, 5u);
 }
 
 TEST(StorageWorkloads, DatasetReadErrorsNameTheFile) {

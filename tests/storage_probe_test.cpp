@@ -16,9 +16,12 @@
 #include <sstream>
 #include <thread>
 
-#include "core/benchmark_json.hpp"
+#include <map>
+
 #include <nlohmann/json.hpp>
 
+#include "core/benchmark_json.hpp"
+#include "core/probe_main.hpp"
 #include "core/process_runner.hpp"
 #include "io/storage_target.hpp"
 
@@ -224,6 +227,41 @@ TEST_F(StorageProbe, SmallAndSparseFilesSayWhatWasMeasured) {
             std::string::npos)
       << holes.out;
   EXPECT_NE(holes.out.find("sparse file\""), std::string::npos) << "said in the measurement's name: " << holes.out;
+// A dataset read as a loader reads it: --workers threads, each reading one whole file at a time
+// through the page cache, cold; its label carries the files read and their mean size, so the
+// budget turns GB/s into files/s with the dataset's own sizes.
+TEST_F(StorageProbe, DatasetReadByTheLoadersWorkers) {
+  fs::create_directories(dir_ / "ds");
+  std::uint64_t bytes = 0;
+  for (int i = 0; i < 12; ++i) {
+    const std::size_t size = 20000 + static_cast<std::size_t>(i) * 5000;
+    std::ofstream(dir_ / "ds" / ("img" + std::to_string(i)), std::ios::binary) << std::string(size, 'x');
+    bytes += size;
+  }
+  const ProbeRun run = run_probe(dir_, {"--path", (dir_ / "ds").string(), "--workers=3",
+                                        "--benchmark_filter=storage/(dataset_read_workers|pread_baseline)/"});
+  ASSERT_TRUE(run.result.ok()) << run.result.describe() << run.err;
+  const auto doc = nlohmann::json::parse(run.out);
+  std::map<std::string, std::map<std::string, std::string>> labels;
+  for (const auto& b : doc["benchmarks"]) {
+    const auto label = decode_label(b["label"].get<std::string>());
+    labels[label.at("pattern")] = label;
+    EXPECT_GT(b["files_per_second"].get<double>(), 0) << b["name"];
+  }
+  ASSERT_EQ(labels.count("dataset_read_workers"), 1u) << run.out;
+  const auto& workers = labels["dataset_read_workers"];
+  EXPECT_EQ(workers.at("threads"), "3");
+  EXPECT_EQ(workers.at("cache"), "buffered_cold");
+  EXPECT_NE(workers.at("what").find("whole files, 3 loader workers (pread 128 KiB, page cache, cold)"), std::string::npos)
+      << workers.at("what");
+  // Whole passes over all 12 files: the mean is the dataset's.
+  EXPECT_EQ(std::stoull(workers.at("files_read")) % 12, 0u) << workers.at("files_read");
+  EXPECT_EQ(workers.at("mean_file_bytes"), std::to_string(bytes / 12));
+  EXPECT_EQ(labels["pread_baseline"].at("threads"), "1");
+  // One worker is the pread baseline itself: no second case for it.
+  const ProbeRun one = run_probe(dir_, {"--path", (dir_ / "ds").string(), "--workers=1",
+                                        "--benchmark_filter=storage/dataset_read_workers/"});
+  EXPECT_EQ(one.out.find("dataset_read_workers"), std::string::npos) << one.out;
 }
 
 TEST_F(StorageProbe, DevicePathGivesItsIdentity) {

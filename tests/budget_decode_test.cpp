@@ -1,0 +1,123 @@
+// The budget's decode stage: each set's rate (baseline, progressive, CMYK) weighted by its files,
+// at the loader's workers; the plain path as the bound, the DCT path beside it; estimates and
+// left-out sets said so.
+#include "reports/budget_decode.hpp"
+
+#include <gtest/gtest.h>
+
+namespace pipecheck {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+Measurement measure(const std::string& key, const std::string& stage, double median, const std::string& unit,
+                    std::map<std::string, std::string> params) {
+  Measurement m;
+  m.key = key;
+  m.stage = stage;
+  m.what = key;
+  m.unit = unit;
+  m.stats = {median, median, median, 5};
+  m.params = std::move(params);
+  return m;
+}
+
+// A decode case as the probe labels it; `corpus` facts as a generated corpus of 24 images.
+Measurement decode_case(const std::string& op, const std::string& set, int threads, double rate,
+                        std::map<std::string, std::string> corpus = {}) {
+  std::map<std::string, std::string> params = {{"op", op}, {"set", set}, {"threads", std::to_string(threads)},
+                                               {"train_size", "640x640"}};
+  if (corpus.empty()) {
+    corpus = {{"corpus", "generated"}, {"corpus_images", "24"}, {"baseline", "24"}, {"progressive", "0"},
+              {"median_size", "2000x1500"}};
+  }
+  params.insert(corpus.begin(), corpus.end());
+  const std::string suffix = set == "baseline" ? "" : "_" + set;
+  return measure("decode/" + op + suffix + "/threads:" + std::to_string(threads), "decode", rate, "images/s", params);
+}
+
+// A dataset of 40 baseline, 10 progressive and 2 CMYK files, measured at 1 and 2 threads: each
+// set's rate weighted by its file count (time per image averaged, so the slow set weighs more
+// than its share of files), the plain path the bound, the DCT path beside it.
+std::vector<Measurement> dataset_decode() {
+  const std::map<std::string, std::string> corpus = {{"corpus", "/data/imgs"}, {"corpus_images", "52"}, {"baseline", "40"},
+                                                     {"progressive", "10"}, {"cmyk", "2"}, {"median_size", "500x375"}};
+  return {decode_case("resize_plain", "baseline", 1, 6, corpus),     decode_case("resize_plain", "baseline", 2, 12, corpus),
+          decode_case("resize_plain", "progressive", 2, 4, corpus),  decode_case("resize_plain", "cmyk", 2, 3, corpus),
+          decode_case("resize", "baseline", 2, 30, corpus),          decode_case("resize", "progressive", 2, 10, corpus),
+          decode_case("resize", "cmyk", 2, 6, corpus),               decode_case("full", "baseline", 2, 15, corpus)};
+}
+
+std::vector<const Measurement*> pointers(const std::vector<Measurement>& ms) {
+  std::vector<const Measurement*> out;
+  for (const auto& m : ms) out.push_back(&m);
+  return out;
+}
+
+TEST(BudgetDecode, DatasetMixWeighsEachSetByItsFiles) {
+  const auto ms = dataset_decode();
+  const DecodeMix mix = decode_mix(pointers(ms), parse_workload("workers=2,image=4000x3000"));
+  ASSERT_TRUE(mix.plain && mix.dct);
+  EXPECT_EQ(mix.threads, 2);
+  EXPECT_NEAR(*mix.plain, 52 / (40 / 12.0 + 10 / 4.0 + 2 / 3.0), 1e-9);  // 8.00, not the baseline's 12
+  EXPECT_NEAR(*mix.dct, 52 / (40 / 30.0 + 10 / 10.0 + 2 / 6.0), 1e-9);   // 19.5
+  // A dataset's own images are measured as they are: image= does not rescale them.
+  EXPECT_TRUE(contains(mix.derivation, "decode whole + resize to 640x640 (what Pillow and torchvision do), 2 threads on "
+                                       "/data/imgs's own 52 images (median 500x375): baseline 12.0 images/s x 76.9%, "
+                                       "progressive 4.00 images/s x 19.2%, cmyk 3.00 images/s x 3.8%, weighted by file count = "
+                                       "8.00 samples/s; achievable with DCT scaling (Pillow draft, DALI, OpenCV IMREAD_REDUCED): "
+                                       "19.5 samples/s"))
+      << mix.derivation;
+}
+
+TEST(BudgetDecode, WorkersPickTheThreadCount) {
+  const auto ms = dataset_decode();
+  EXPECT_EQ(decode_mix(pointers(ms), parse_workload("workers=1")).threads, 1);
+  // One worker: only the baseline was measured at 1 thread; the others are left out, and said so.
+  const DecodeMix one = decode_mix(pointers(ms), parse_workload("workers=1"));
+  EXPECT_NEAR(*one.plain, 6, 1e-9);
+  EXPECT_TRUE(contains(one.derivation, "not measured, left out: progressive (10 files); not measured, left out: cmyk (2 files)"))
+      << one.derivation;
+  // Three workers, not measured: the nearest count below, and how to measure it.
+  const DecodeMix three = decode_mix(pointers(ms), parse_workload("workers=3"));
+  EXPECT_EQ(three.threads, 2);
+  EXPECT_TRUE(contains(three.derivation, "3 workers not measured: taken at 2 threads (pipecheck run --workload workers=3 measures them)"))
+      << three.derivation;
+  // No workers=: the most threads measured.
+  const DecodeMix most = decode_mix(pointers(ms), parse_workload(""));
+  EXPECT_EQ(most.threads, 2);
+  EXPECT_TRUE(contains(most.derivation, "2 threads, the most measured (workers= sets the loader's own count)")) << most.derivation;
+}
+
+// An older probe measured progressive files in full decode only: their resize rate is estimated
+// from it by the baseline's resize/full ratio, and marked so.
+TEST(BudgetDecode, SetMeasuredOnlyInFullDecodeIsEstimated) {
+  const std::map<std::string, std::string> corpus = {{"corpus", "/d"}, {"corpus_images", "5"}, {"baseline", "4"}, {"progressive", "1"}};
+  const std::vector<Measurement> ms = {decode_case("resize_plain", "baseline", 2, 12, corpus), decode_case("full", "baseline", 2, 15, corpus),
+                                       decode_case("full", "progressive", 2, 5, corpus)};
+  const DecodeMix mix = decode_mix(pointers(ms), parse_workload("workers=2"));
+  EXPECT_NEAR(*mix.plain, 5 / (4 / 12.0 + 1 / 4.0), 1e-9);  // progressive 5 x 12/15 = 4
+  EXPECT_TRUE(contains(mix.derivation, "progressive 4.00 images/s (estimated from its full decode)")) << mix.derivation;
+  EXPECT_FALSE(mix.dct.has_value());
+}
+
+// Without any plain resize case, full decode stands in as the nearest figure above it.
+// The resize cases say what they resized to; a workload training at another size is told.
+TEST(BudgetDecode, NamesTheProbesResizeTarget) {
+  std::vector<Measurement> ms = {decode_case("full", "baseline", 2, 15), decode_case("resize_plain", "baseline", 2, 12)};
+  ms[0].params.erase("train_size");  // full decode resizes nothing
+  const DecodeMix mix = decode_mix(pointers(ms), parse_workload("train=224x224"));
+  EXPECT_TRUE(contains(mix.derivation, "decode whole + resize to 640x640")) << mix.derivation;
+  EXPECT_TRUE(contains(mix.derivation, "(the probe resized to 640x640, the workload trains at 224x224)")) << mix.derivation;
+}
+
+TEST(BudgetDecode, FullDecodeWhenNoPlainResize) {
+  const std::vector<Measurement> ms = {decode_case("full", "baseline", 2, 15), decode_case("resize", "baseline", 2, 30)};
+  const DecodeMix mix = decode_mix(pointers(ms), parse_workload(""));
+  EXPECT_NEAR(*mix.plain, 15, 1e-9);
+  EXPECT_NEAR(*mix.dct, 30, 1e-9);
+  EXPECT_TRUE(contains(mix.derivation, "full decode (no plain decode + resize measured: an upper bound of it)")) << mix.derivation;
+}
+
+}  // namespace
+}  // namespace pipecheck
