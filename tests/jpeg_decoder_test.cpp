@@ -102,6 +102,8 @@ TEST(JpegDecoder, LargestPixelDifferenceIsNamed) {
   b.pixels[3 * (8 * 2 + 5) + 2] = 200;  // pixel (5, 2), blue
   b.pixels[0] = 12;
   EXPECT_EQ(largest_pixel_difference(a, b), "largest difference 170 levels at pixel (5, 2) channel B");
+}
+
 // Pillow reads every CMYK JPEG as Adobe-inverted ("CMYK;I") and converts with
 // nk - c * nk / 255: these are its outputs for CMYK (100,50,200,30), (0,0,0,0), (10,20,30,255)
 // and (255,0,0,128), given here as the inverted values a JPEG stores.

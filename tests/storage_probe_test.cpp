@@ -227,6 +227,8 @@ TEST_F(StorageProbe, SmallAndSparseFilesSayWhatWasMeasured) {
             std::string::npos)
       << holes.out;
   EXPECT_NE(holes.out.find("sparse file\""), std::string::npos) << "said in the measurement's name: " << holes.out;
+}
+
 // A dataset read as a loader reads it: --workers threads, each reading one whole file at a time
 // through the page cache, cold; its label carries the files read and their mean size, so the
 // budget turns GB/s into files/s with the dataset's own sizes.
