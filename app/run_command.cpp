@@ -14,6 +14,8 @@
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
+#include "core/launcher_env.hpp"
+#include "core/missing_library.hpp"
 #include "pipecheck_config.hpp"
 #include "reports/baseline.hpp"
 #include "reports/judge.hpp"
@@ -116,13 +118,16 @@ fs::path create_run_folder(const fs::path& out, const std::string& base_name) {
   if (access(out.c_str(), W_OK | X_OK) != 0) {
     throw UsageError("--out " + out.string() + ": not writable");
   }
-  fs::path folder = out / (base_name + ".incomplete");
-  for (int n = 2; fs::exists(folder) || fs::exists(out / base_name); ++n) {
-    folder = out / (base_name + "-" + std::to_string(n) + ".incomplete");
+  // Several runs may start in one second in one folder (mpirun -np 4, or a fleet's hosts on a
+  // shared folder): the name a run gets is the one whose create_directory made it, never a
+  // check-then-create that two processes can both pass.
+  for (int n = 1;; ++n) {
+    const std::string name = n == 1 ? base_name : base_name + "-" + std::to_string(n);
+    if (fs::exists(out / name)) continue;
+    const fs::path folder = out / (name + ".incomplete");
+    if (fs::create_directory(folder, error)) return folder;
+    if (error) throw UsageError("--out " + out.string() + ": cannot create " + folder.string() + ": " + error.message());
   }
-  fs::create_directory(folder, error);
-  if (error) throw UsageError("--out " + out.string() + ": cannot create " + folder.string() + ": " + error.message());
-  return folder;
 }
 
 ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
@@ -139,6 +144,7 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
   spec.stdout_path = folder / (probe.stage + ".stdout");
   spec.stderr_path = folder / (probe.stage + ".log");
   spec.time_limit = std::chrono::seconds(options.timeout_seconds.value_or(default_timeout_seconds(options.mode)));
+  spec.environment = probe_environment(current_environment(), options.keep_launcher_env);
   const ProcessResult process = run_process(spec);
 
   std::string stdout_text, stderr_text;
@@ -217,6 +223,15 @@ ProbeOutcome outcome_of_process(const ProbeEntry& probe, const ProcessResult& pr
                                 const std::string& stdout_text, const std::string& stderr_text) {
   ProbeOutcome outcome{probe.executable, probe.stage, ProbeStatus::failed, "", process.seconds, {}, {}};
   const std::string tail = last_line(stderr_text);
+  // The loader could not start it: a GPU library this node lacks (cuBLAS, NCCL) is a skip that
+  // names what to install, not a failed probe.
+  if (process.ending == ProcessResult::Ending::exited && process.exit_code == 127 && trim(stdout_text).empty()) {
+    if (const auto soname = missing_shared_library(stderr_text)) {
+      outcome.status = ProbeStatus::skipped;
+      outcome.reason = "skipped: " + missing_library_reason(*soname);
+      return outcome;
+    }
+  }
   if (!process.ok()) {
     outcome.reason = process.describe();
     if (!tail.empty() && process.ending != ProcessResult::Ending::failed_to_start) {
@@ -249,6 +264,10 @@ ProbeOutcome outcome_of_process(const ProbeEntry& probe, const ProcessResult& pr
     outcome.reason = std::to_string(outcome.case_errors.size()) + " case(s) reported an error";
   }
   return outcome;
+}
+
+std::vector<std::string> probe_environment(const std::vector<std::string>& ours, bool keep_launcher_env) {
+  return keep_launcher_env ? ours : without_launcher_variables(ours);
 }
 
 fs::path executable_dir() {

@@ -22,7 +22,7 @@ std::atomic<bool> g_stop_requested{false};
 using Clock = std::chrono::steady_clock;
 
 // In the child, after fork: only async-signal-safe calls until exec.
-[[noreturn]] void exec_child(const ProcessSpec& spec, char* const* argv, int error_pipe) {
+[[noreturn]] void exec_child(const ProcessSpec& spec, char* const* argv, char* const* envp, int error_pipe) {
   setpgid(0, 0);
   const int out = open(spec.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   const int err = open(spec.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -33,7 +33,11 @@ using Clock = std::chrono::steady_clock;
     (void)!write(error_pipe, &code, sizeof code);
     _exit(127);
   }
-  execv(argv[0], argv);
+  if (envp) {
+    execve(argv[0], argv, envp);
+  } else {
+    execv(argv[0], argv);
+  }
   const int code = errno;
   (void)!write(error_pipe, &code, sizeof code);
   _exit(127);
@@ -77,6 +81,12 @@ ProcessResult run_process(const ProcessSpec& spec) {
   std::vector<char*> argv;
   for (const auto& arg : spec.argv) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
+  // Built before fork: the child may only make async-signal-safe calls until exec.
+  std::vector<char*> envp;
+  if (spec.environment) {
+    for (const auto& entry : *spec.environment) envp.push_back(const_cast<char*>(entry.c_str()));
+    envp.push_back(nullptr);
+  }
 
   int error_pipe[2];
   if (pipe2(error_pipe, O_CLOEXEC) != 0) {
@@ -91,7 +101,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     close(error_pipe[1]);
     return result;
   }
-  if (pid == 0) exec_child(spec, argv.data(), error_pipe[1]);
+  if (pid == 0) exec_child(spec, argv.data(), spec.environment ? envp.data() : nullptr, error_pipe[1]);
   setpgid(pid, pid);  // also here, so the group exists before we might signal it
   close(error_pipe[1]);
 

@@ -11,6 +11,7 @@
 #include <regex>
 
 #include "inventory/pcie_link.hpp"
+#include "pipecheck_config.hpp"
 
 namespace pipecheck {
 
@@ -271,11 +272,8 @@ std::vector<GpuInfo> merge_gpu_facts(const CudaReport& cuda, const NvmlReport& n
   }
   for (const std::string& error : nvml.errors) notes.push_back("NVML: " + error);
 
-  if (!cuda.cuda_built) {
-    notes.push_back("CUDA: " + cuda.error + ": GPU facts from NVML only");
-  } else if (!cuda.error.empty()) {
-    notes.push_back("CUDA: cudaGetDeviceCount: " + cuda.error +
-                    ": no GPU usable by the CUDA runtime");
+  if (!cuda.error.empty()) {
+    notes.push_back("CUDA: " + cuda.error + ": no GPU usable through CUDA; GPU facts from NVML only");
   }
   for (const std::string& error : cuda.device_errors) notes.push_back("CUDA: " + error);
 
@@ -328,8 +326,15 @@ void fill_gpu_software_facts(const CudaReport& cuda, const NvmlReport& nvml, Sof
 }
 
 std::vector<GpuInfo> read_gpus(const SysfsRoot& sys, SoftwareStack& stack,
-                               std::vector<std::string>& notes) {
-  const CudaReport cuda = query_cuda_devices();
+                               std::vector<std::string>& notes, bool ask_cuda) {
+  CudaReport cuda;
+  if (ask_cuda) {
+    cuda = query_cuda_devices();
+  } else {
+    cuda.cuda_built = PIPECHECK_HAVE_CUDA == 1;
+    cuda.runtime_version = built_cuda_runtime_version();
+    cuda.error = "not asked (NVML and sysfs only)";
+  }
   NvmlReport nvml;
   {
     const NvmlLibrary library;
@@ -340,7 +345,7 @@ std::vector<GpuInfo> read_gpus(const SysfsRoot& sys, SoftwareStack& stack,
   add_sysfs_gpu_facts(sys, gpus);
   if (const auto mismatch = stack.cuda_mismatch()) {
     notes.push_back("CUDA: " + *mismatch);
-  } else if (cuda.cuda_built && !cuda.error.empty() && !stack.driver_version) {
+  } else if (!cuda.error.empty() && !stack.driver_version) {
     // "Driver version is insufficient" with no driver anywhere means: no NVIDIA driver at all.
     notes.push_back(
         "CUDA: no NVIDIA driver found (NVML not loaded, no /proc/driver/nvidia/version): "

@@ -77,7 +77,8 @@ void fill_gpu_software_facts(const CudaReport& cuda, const NvmlReport& nvml, Sof
 // The live collector: calls CUDA and NVML for real, merges, adds sysfs facts, fills the
 // CUDA/NVML fields of `stack` (call read_software_stack first for the rest) and records in
 // notes why CUDA or NVML facts are missing. Never throws for a missing GPU, driver or library.
+// ask_cuda false: NVML and sysfs only (no cuInit), the CUDA facts left empty on purpose.
 std::vector<GpuInfo> read_gpus(const SysfsRoot& sys, SoftwareStack& stack,
-                               std::vector<std::string>& notes);
+                               std::vector<std::string>& notes, bool ask_cuda = true);
 
 }  // namespace pipecheck

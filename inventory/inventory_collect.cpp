@@ -10,7 +10,7 @@
 
 namespace pipecheck {
 
-Inventory collect_inventory(const SysfsRoot& sys) {
+Inventory collect_inventory(const SysfsRoot& sys, const InventoryOptions& options) {
   Inventory inventory;
   inventory.hostname = host_name();
   inventory.collected_utc = utc_now_iso();
@@ -18,7 +18,7 @@ Inventory collect_inventory(const SysfsRoot& sys) {
   inventory.memory = read_memory_info(sys);
   inventory.disks = read_block_devices(sys);
   inventory.software = read_software_stack(sys);
-  inventory.gpus = read_gpus(sys, inventory.software, inventory.notes);
+  inventory.gpus = read_gpus(sys, inventory.software, inventory.notes, options.cuda);
   inventory.nics = read_nics(sys);
   inventory.topology = read_topology(sys, inventory.gpus, inventory.nics, inventory.notes);
   if (inventory.memory.dimms.empty()) {

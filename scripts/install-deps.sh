@@ -11,9 +11,12 @@ packages=(
   # junit-10 rules), the Prometheus client library's parser, Google Benchmark's compare.py (which
   # needs scipy), all through Debian's /usr/bin/python3.
   libxml2-utils python3-prometheus-client libbenchmark-tools python3-scipy
+  # Tested against the real thing (issue 19): a single-node Slurm with munge started by the tests,
+  # Open MPI's mpirun (and pipecheck-nccl built with MPI), dpkg-shlibdeps for `make deb`.
+  slurm-wlm munge openmpi-bin libopenmpi-dev dpkg-dev
 )
-# MPI is optional for pipecheck (comm/ under mpirun); pass --with-mpi to add it.
-if [[ "${1:-}" == "--with-mpi" ]]; then packages+=(libopenmpi-dev openmpi-bin); fi
+# Kept for older instructions: MPI is now always installed.
+if [[ "${1:-}" == "--with-mpi" ]]; then :; fi
 
 missing=()
 for p in "${packages[@]}"; do
