@@ -14,7 +14,6 @@
 #include "app/stress_ceilings.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
-#include "inventory/bus_gpus.hpp"
 #include "inventory/cuda_driver_library.hpp"
 #include "inventory/inventory_collect.hpp"
 #include "inventory/nvml_health.hpp"
@@ -97,20 +96,19 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   InventoryOptions inventory_options;
   inventory_options.cuda = !options.fast;
   const Inventory inventory = collect_inventory(sys, inventory_options);
-  const std::vector<BusGpu> bus_gpus = read_bus_gpus(sys);
 
   std::vector<HealthProblem> problems;
   auto add = [&](std::vector<HealthProblem> more) {
     for (auto& problem : more) problems.push_back(std::move(problem));
   };
   for (const auto& expected : expectations) add(expectation_problems(expected, inventory));
-  add(inventory_problems(inventory, bus_gpus, default_profile()));
+  add(inventory_problems(inventory, default_profile()));
   std::vector<std::string> notes;
-  if (!inventory.gpus.empty() || !bus_gpus.empty()) {
+  if (!inventory.gpus.empty()) {
     const NvmlLibrary nvml;
     if (nvml.ok()) {
       add(gpu_health_problems(query_gpu_health(nvml)));
-    } else if (!bus_gpus.empty()) {
+    } else {
       notes.push_back("GPU health not read: " + nvml.error());
     }
     const KernelXids xids = read_kernel_xids(options.kernel_log);

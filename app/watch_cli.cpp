@@ -49,12 +49,17 @@ CLI::App* add_watch_command(CLI::App& app, WatchCliState& s) {
                   "Results of an earlier pipecheck run (folder, report.json or baseline.json) whose measured "
                   "ceilings the observed rates are held against (default: the latest of this host under --results)");
   cmd->add_flag("--no-baseline", s.no_baseline, "Do not compare with measured ceilings");
-  cmd->add_option("--results", s.results, "Where the latest pipecheck run is looked for")->capture_default_str();
+  cmd->add_option("--results", s.results,
+                  "Where the latest pipecheck run of this host is looked for: a results folder, or one run folder")
+      ->capture_default_str();
   cmd->add_option("--disk", s.disks, "Judge this block device (e.g. nvme0n1) instead of finding the job's (repeatable)");
   cmd->add_flag("--plain", s.plain, "Plain live lines every 10 s even on a terminal");
   cmd->add_flag("--quiet", s.quiet, "No live lines, only the verdict at the end");
   cmd->add_flag("--no-gpu", s.no_gpu, "Do not load NVML: CPU and disk rules only");
   cmd->add_flag("--list-rules", s.list_rules, "Print the rules table and exit");
+  cmd->add_flag("--delayacct", s.delayacct,
+                "Turn on the kernel's task delay accounting for the watch (root; off again after) for exact "
+                "blocked-on-I/O time; without it, thread states are looked at 10 times a second");
   cmd->add_option("--sysfs-root", s.sysfs_root, "Read /proc and /sys under this folder")->group("");
   return cmd;
 }
@@ -78,6 +83,7 @@ WatchConfig watch_config_from_cli(const WatchCliState& s, bool stderr_is_tty) {
   config.sysfs_root = s.sysfs_root;
   config.use_nvml = !s.no_gpu;
   config.live = !s.quiet;
+  config.enable_delay_accounting = s.delayacct;
   config.tty_fd = stderr_is_tty && !s.plain ? STDERR_FILENO : -1;
   return config;
 }

@@ -27,6 +27,7 @@ struct WatchCliState {
   bool quiet = false;
   bool no_gpu = false;
   bool list_rules = false;
+  bool delayacct = false;
   std::string sysfs_root = "/";
 };
 

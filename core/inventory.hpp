@@ -1,5 +1,5 @@
 // The hardware and software inventory of one machine: plain records, filled by the
-// collectors (host_inventory, block_devices, gpu_inventory, software_stack) and read by
+// collectors in inventory/ (topology through hwloc, block devices, GPUs, software stack) and read by
 // the ceilings model and the renderers. Unknown facts stay empty (std::optional), never guessed.
 #pragma once
 
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cpu_allowance.hpp"
 #include "core/outcome.hpp"
 
 namespace pipecheck {
@@ -22,13 +23,26 @@ struct PcieLink {
   bool downtrained() const;
 };
 
+// One level of cache as the machine has it: "L3, unified, 2 x 32 MiB per package".
+struct CacheLevel {
+  int level = 0;                         // 1, 2, 3, 4
+  std::string type;                      // "data", "instruction" or "unified"
+  std::uint64_t instance_bytes = 0;      // one instance (one cache as the CPUs sharing it see it)
+  int instances = 0;                     // on the whole machine
+  std::uint64_t per_package_bytes = 0;   // the instances of the first package together
+};
+
+// The machine's processors. Counts the kernel or hwloc cannot give stay empty, never guessed
+// (a package id of -1 is no package, so no socket count comes from it).
 struct CpuInfo {
-  std::string model;                 // "AMD EPYC 9654 96-Core Processor"
-  int sockets = 0;
-  int physical_cores = 0;
-  int logical_cpus = 0;
-  int numa_nodes = 0;
-  std::optional<int> l3_bytes;       // last-level cache of one socket, where reported
+  std::string model;                 // "AMD EPYC 9654 96-Core Processor", "POWER9 (architected)..."
+  std::optional<int> sockets;        // packages
+  std::optional<int> physical_cores;
+  std::optional<int> logical_cpus;   // online processors (PUs)
+  std::optional<int> numa_nodes;     // NUMA nodes with CPUs; memory-only nodes are in memory.nodes
+  std::optional<int> l3_bytes;       // the L3 of one package (all its instances together)
+  std::vector<CacheLevel> caches;    // every level, L1d/L1i apart
+  std::string source;                // "hwloc 2.9.0" or "sysfs" (where hwloc could not read it)
 };
 
 // One populated memory module, from SMBIOS type 17 where readable.
@@ -40,8 +54,21 @@ struct DimmInfo {
   std::string type;                  // "DDR5"
 };
 
+// One NUMA node. A node without CPUs holds memory of another kind: GPU memory the driver
+// exposes as a node (GH200, POWER9 with NVLink GPUs), a CXL expander, HBM in flat mode, PMEM.
+struct NumaNode {
+  int os_index = 0;
+  int cpus = 0;                               // logical CPUs local to it (0: CPU-less)
+  std::optional<std::uint64_t> memory_bytes;  // node<N>/meminfo MemTotal
+  std::string gpu_bdf;                        // whose GPU memory it is, where the driver says
+};
+
 struct MemoryInfo {
-  std::uint64_t total_bytes = 0;     // /proc/meminfo MemTotal
+  // Host memory: the NUMA nodes with CPUs, else /proc/meminfo MemTotal; empty when neither
+  // is readable. CPU-less nodes (GPU memory above all) are never counted in it.
+  std::optional<std::uint64_t> total_bytes;
+  std::string total_source;          // "NUMA nodes with CPUs" or "/proc/meminfo MemTotal"
+  std::vector<NumaNode> nodes;       // every NUMA node, CPU-less ones included
   std::vector<DimmInfo> dimms;       // empty when SMBIOS is not readable
   std::optional<int> memory_channels;  // only where the platform tells it; never inferred
 };
@@ -76,7 +103,8 @@ struct NvlinkRemote {
 struct NvlinkInfo {
   int active_links = 0;
   int total_links_probed = 0;
-  std::optional<int> version;        // NVLink generation from NVML, where reported
+  std::optional<int> version;        // NVLink generation, where known
+  std::string version_source;        // "NVML", or "compute capability" where NVML's code disagreed
   std::optional<int> nvml_version_code;  // nvmlDeviceGetNvLinkVersion's raw code, to check version
   std::vector<NvlinkRemote> remotes;  // empty when NVML cannot say which device a link reaches
 };
@@ -86,6 +114,12 @@ struct GpuInfo {
   std::string name;
   std::string uuid;
   std::string pci_bdf;               // "0000:17:00.0", the join key between CUDA and NVML
+  // Who saw it: "pci" (on the bus, in sysfs), "cuda", "nvml". A GPU only "pci" saw is on the
+  // bus but not usable: no driver, the wrong driver, or fallen off the bus.
+  std::vector<std::string> seen_by;
+  std::string pci_driver;            // the kernel driver bound to it ("nvidia", "vfio-pci"), "" none
+  std::optional<unsigned> pci_device_id;  // PCI device id (0x2330 for H100 SXM5)
+  std::optional<int> device_minor;   // N of /dev/nvidiaN (/proc/driver/nvidia/gpus/<bus id>/information)
   int cc_major = 0;
   int cc_minor = 0;
   std::optional<int> sm_count;
@@ -115,6 +149,7 @@ struct SoftwareStack {
   bool in_container = false;
   std::string container_evidence;              // "/.dockerenv", "cgroup: docker", ...
   std::vector<std::string> nvidia_device_nodes;  // /dev/nvidia0, /dev/nvidiactl, ...
+  std::optional<std::string> cuda_visible_devices;  // the environment's CUDA_VISIBLE_DEVICES, if set
   // "driver supports CUDA 12.4 but pipecheck was built with 13.0" when the driver is older.
   std::optional<std::string> cuda_mismatch() const;
 };
@@ -145,16 +180,39 @@ struct Topology {
   std::vector<std::vector<std::string>> matrix;  // matrix[i][j]: how devices i and j connect
 };
 
+// A PCI function that matters to a training machine (GPU, network, NVMe or other storage), where it
+// sits in the PCI tree and which CPUs and memory are near it.
+struct PciDevice {
+  std::string bdf;                    // "0000:17:00.0"; 32-bit domains keep theirs ("10000:01:00.0")
+  unsigned vendor_id = 0;
+  unsigned device_id = 0;
+  unsigned class_code = 0;            // 24 bits: 0x030200 3D controller, 0x010802 NVMe, 0x020000 Ethernet
+  std::string kind;                   // "gpu", "nic", "nvme", "storage"
+  std::string driver;                 // bound kernel driver, "" when none
+  std::optional<int> numa_node;
+  std::string local_cpus;             // the CPUs near it, as a list ("0-31,64-95")
+  PcieLink link;                      // its own link
+  std::optional<double> link_gbps;    // hwloc's link bandwidth (GB/s), where it read one
+  // The bridges above it, host bridge first: the PCIe switches and root port it hangs off.
+  std::vector<std::string> upstream;
+  std::string source;                 // "hwloc", or "sysfs" where hwloc does not list it
+};
+
 struct Inventory {
   int schema_version = kInventorySchemaVersion;
+  // Empty for this machine; the tree's folder for `--sysfs-root` (a recorded machine: nothing of
+  // the live host is in the inventory then, and neither CUDA nor NVML is asked).
+  std::string recorded_root;
   std::string hostname;
   std::string collected_utc;         // ISO 8601
   CpuInfo cpu;
+  CpuAllowance cpu_allowance;        // what this process may use of the CPUs
   MemoryInfo memory;
   std::vector<BlockDevice> disks;
   std::vector<GpuInfo> gpus;
   SoftwareStack software;
   std::vector<NicInfo> nics;
+  std::vector<PciDevice> pci;        // GPUs, NICs and storage functions with their place in the tree
   Topology topology;
   std::vector<std::string> notes;    // why something is missing ("NVML: not loaded: ...")
 };

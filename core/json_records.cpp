@@ -112,24 +112,102 @@ DiskKind disk_kind_from(const std::string& text) {
   return DiskKind::unknown;
 }
 
-json cpu_json(const CpuInfo& cpu) {
-  return json{{"model", cpu.model},
-              {"sockets", cpu.sockets},
-              {"physical_cores", cpu.physical_cores},
-              {"logical_cpus", cpu.logical_cpus},
-              {"numa_nodes", cpu.numa_nodes},
-              {"l3_bytes", optional_json(cpu.l3_bytes)}};
+json caches_json(const std::vector<CacheLevel>& caches) {
+  json list = json::array();
+  for (const auto& c : caches) {
+    list.push_back({{"level", c.level},
+                    {"type", c.type},
+                    {"instance_bytes", c.instance_bytes},
+                    {"instances", c.instances},
+                    {"per_package_bytes", c.per_package_bytes}});
+  }
+  return list;
 }
 
-CpuInfo cpu_from(const json& j) {
+std::vector<CacheLevel> caches_from(const json& j) {
+  std::vector<CacheLevel> caches;
+  for (const auto& c : j) {
+    caches.push_back({c.at("level").get<int>(), c.at("type").get<std::string>(),
+                      c.at("instance_bytes").get<std::uint64_t>(), c.at("instances").get<int>(),
+                      c.at("per_package_bytes").get<std::uint64_t>()});
+  }
+  return caches;
+}
+
+json cpu_json(const CpuInfo& cpu) {
+  return json{{"model", cpu.model},
+              {"sockets", optional_json(cpu.sockets)},
+              {"physical_cores", optional_json(cpu.physical_cores)},
+              {"logical_cpus", optional_json(cpu.logical_cpus)},
+              {"numa_nodes", optional_json(cpu.numa_nodes)},
+              {"l3_bytes", optional_json(cpu.l3_bytes)},
+              {"caches", caches_json(cpu.caches)},
+              {"source", cpu.source}};
+}
+
+// Version 1 wrote 0 for a count it did not know.
+void read_count(const json& j, const char* key, std::optional<int>& into, int version) {
+  read_optional(j, key, into);
+  if (version < 2 && into == 0) into.reset();
+}
+
+CpuInfo cpu_from(const json& j, int version) {
   CpuInfo cpu;
   cpu.model = j.at("model").get<std::string>();
-  cpu.sockets = j.at("sockets").get<int>();
-  cpu.physical_cores = j.at("physical_cores").get<int>();
-  cpu.logical_cpus = j.at("logical_cpus").get<int>();
-  cpu.numa_nodes = j.at("numa_nodes").get<int>();
+  read_count(j, "sockets", cpu.sockets, version);
+  read_count(j, "physical_cores", cpu.physical_cores, version);
+  read_count(j, "logical_cpus", cpu.logical_cpus, version);
+  read_count(j, "numa_nodes", cpu.numa_nodes, version);
   read_optional(j, "l3_bytes", cpu.l3_bytes);
+  if (j.contains("caches")) cpu.caches = caches_from(j.at("caches"));
+  cpu.source = j.value("source", "");
   return cpu;
+}
+
+json allowance_json(const CpuAllowance& a) {
+  return json{{"online", a.online > 0 ? json(a.online) : json(nullptr)},
+              {"affinity", a.affinity > 0 ? json(a.affinity) : json(nullptr)},
+              {"quota_cpus", optional_json(a.quota_cpus)},
+              {"quota_source", a.quota_source},
+              {"usable", a.usable()},
+              {"limited", a.limited()},
+              {"description", a.describe()}};
+}
+
+CpuAllowance allowance_from(const json& j) {
+  CpuAllowance a;
+  std::optional<int> count;
+  read_optional(j, "online", count);
+  a.online = count.value_or(0);
+  read_optional(j, "affinity", count);
+  a.affinity = count.value_or(0);
+  read_optional(j, "quota_cpus", a.quota_cpus);
+  a.quota_source = j.value("quota_source", "");
+  return a;
+}
+
+json nodes_json(const std::vector<NumaNode>& nodes) {
+  json list = json::array();
+  for (const auto& n : nodes) {
+    list.push_back({{"os_index", n.os_index},
+                    {"cpus", n.cpus},
+                    {"memory_bytes", optional_json(n.memory_bytes)},
+                    {"gpu_bdf", n.gpu_bdf}});
+  }
+  return list;
+}
+
+std::vector<NumaNode> nodes_from(const json& j) {
+  std::vector<NumaNode> nodes;
+  for (const auto& n : j) {
+    NumaNode node;
+    node.os_index = n.at("os_index").get<int>();
+    node.cpus = n.at("cpus").get<int>();
+    read_optional(n, "memory_bytes", node.memory_bytes);
+    node.gpu_bdf = n.value("gpu_bdf", "");
+    nodes.push_back(node);
+  }
+  return nodes;
 }
 
 json memory_json(const MemoryInfo& memory) {
@@ -141,14 +219,19 @@ json memory_json(const MemoryInfo& memory) {
                          {"data_width_bits", optional_json(d.data_width_bits)},
                          {"type", d.type}});
   }
-  return json{{"total_bytes", memory.total_bytes},
+  return json{{"total_bytes", optional_json(memory.total_bytes)},
+              {"total_source", memory.total_source},
+              {"nodes", nodes_json(memory.nodes)},
               {"dimms", dimms},
               {"memory_channels", optional_json(memory.memory_channels)}};
 }
 
-MemoryInfo memory_from(const json& j) {
+MemoryInfo memory_from(const json& j, int version) {
   MemoryInfo memory;
-  memory.total_bytes = j.at("total_bytes").get<std::uint64_t>();
+  read_optional(j, "total_bytes", memory.total_bytes);
+  if (version < 2 && memory.total_bytes == 0u) memory.total_bytes.reset();
+  memory.total_source = j.value("total_source", "");
+  if (j.contains("nodes")) memory.nodes = nodes_from(j.at("nodes"));
   for (const auto& d : j.at("dimms")) {
     DimmInfo dimm;
     dimm.locator = d.at("locator").get<std::string>();
@@ -160,6 +243,38 @@ MemoryInfo memory_from(const json& j) {
   }
   read_optional(j, "memory_channels", memory.memory_channels);
   return memory;
+}
+
+json pci_json(const PciDevice& p) {
+  return json{{"bdf", p.bdf},
+              {"vendor_id", p.vendor_id},
+              {"device_id", p.device_id},
+              {"class_code", p.class_code},
+              {"kind", p.kind},
+              {"driver", p.driver},
+              {"numa_node", optional_json(p.numa_node)},
+              {"local_cpus", p.local_cpus},
+              {"link", link_json(p.link)},
+              {"link_gbps", optional_json(p.link_gbps)},
+              {"upstream", p.upstream},
+              {"source", p.source}};
+}
+
+PciDevice pci_from(const json& j) {
+  PciDevice p;
+  p.bdf = j.at("bdf").get<std::string>();
+  p.vendor_id = j.at("vendor_id").get<unsigned>();
+  p.device_id = j.at("device_id").get<unsigned>();
+  p.class_code = j.at("class_code").get<unsigned>();
+  p.kind = j.at("kind").get<std::string>();
+  p.driver = j.value("driver", "");
+  read_optional(j, "numa_node", p.numa_node);
+  p.local_cpus = j.value("local_cpus", "");
+  p.link = link_from(j.at("link"));
+  read_optional(j, "link_gbps", p.link_gbps);
+  p.upstream = j.value("upstream", std::vector<std::string>{});
+  p.source = j.value("source", "");
+  return p;
 }
 
 json disk_json(const BlockDevice& d) {
@@ -252,6 +367,10 @@ json gpu_json(const GpuInfo& g) {
               {"name", g.name},
               {"uuid", g.uuid},
               {"pci_bdf", g.pci_bdf},
+              {"seen_by", g.seen_by},
+              {"pci_driver", g.pci_driver},
+              {"pci_device_id", optional_json(g.pci_device_id)},
+              {"device_minor", optional_json(g.device_minor)},
               {"compute_capability", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
               {"cc_major", g.cc_major},
               {"cc_minor", g.cc_minor},
@@ -268,6 +387,7 @@ json gpu_json(const GpuInfo& g) {
               {"nvlink", json{{"active_links", g.nvlink.active_links},
                               {"total_links_probed", g.nvlink.total_links_probed},
                               {"version", optional_json(g.nvlink.version)},
+                              {"version_source", g.nvlink.version_source},
                               {"nvml_version_code", optional_json(g.nvlink.nvml_version_code)},
                               {"remotes", nvlink_remotes_json(g.nvlink.remotes)}}}};
 }
@@ -278,6 +398,11 @@ GpuInfo gpu_from(const json& j) {
   g.name = j.at("name").get<std::string>();
   g.uuid = j.at("uuid").get<std::string>();
   g.pci_bdf = j.at("pci_bdf").get<std::string>();
+  // Inventories before version 2 did not say who saw a GPU: left empty (unknown).
+  g.seen_by = j.value("seen_by", std::vector<std::string>{});
+  g.pci_driver = j.value("pci_driver", "");
+  read_optional(j, "pci_device_id", g.pci_device_id);
+  read_optional(j, "device_minor", g.device_minor);
   g.cc_major = j.at("cc_major").get<int>();
   g.cc_minor = j.at("cc_minor").get<int>();
   read_optional(j, "sm_count", g.sm_count);
@@ -294,6 +419,7 @@ GpuInfo gpu_from(const json& j) {
   g.nvlink.active_links = nvlink.at("active_links").get<int>();
   g.nvlink.total_links_probed = nvlink.at("total_links_probed").get<int>();
   read_optional(nvlink, "version", g.nvlink.version);
+  g.nvlink.version_source = nvlink.value("version_source", "");
   read_optional(nvlink, "nvml_version_code", g.nvlink.nvml_version_code);
   g.nvlink.remotes = nvlink_remotes_from(nvlink);
   return g;
@@ -314,7 +440,8 @@ json software_json(const SoftwareStack& s) {
               {"cuda_error", s.cuda_error},
               {"in_container", s.in_container},
               {"container_evidence", s.container_evidence},
-              {"nvidia_device_nodes", s.nvidia_device_nodes}};
+              {"nvidia_device_nodes", s.nvidia_device_nodes},
+              {"cuda_visible_devices", optional_json(s.cuda_visible_devices)}};
 }
 
 SoftwareStack software_from(const json& j) {
@@ -332,6 +459,7 @@ SoftwareStack software_from(const json& j) {
   s.in_container = j.at("in_container").get<bool>();
   s.container_evidence = j.at("container_evidence").get<std::string>();
   s.nvidia_device_nodes = j.at("nvidia_device_nodes").get<std::vector<std::string>>();
+  read_optional(j, "cuda_visible_devices", s.cuda_visible_devices);
   return s;
 }
 
@@ -344,16 +472,21 @@ void to_json(json& j, const Inventory& inventory) {
   for (const auto& g : inventory.gpus) gpus.push_back(gpu_json(g));
   json nics = json::array();
   for (const auto& n : inventory.nics) nics.push_back(nic_json(n));
+  json pci = json::array();
+  for (const auto& p : inventory.pci) pci.push_back(pci_json(p));
   j = json{{"schema", "pipecheck.inventory"},
            {"version", inventory.schema_version},
+           {"recorded_root", inventory.recorded_root.empty() ? json(nullptr) : json(inventory.recorded_root)},
            {"hostname", inventory.hostname},
            {"collected_utc", inventory.collected_utc},
            {"cpu", cpu_json(inventory.cpu)},
+           {"cpu_allowance", allowance_json(inventory.cpu_allowance)},
            {"memory", memory_json(inventory.memory)},
            {"disks", disks},
            {"gpus", gpus},
            {"software", software_json(inventory.software)},
            {"nics", nics},
+           {"pci", pci},
            {"topology", topology_json(inventory.topology)},
            {"notes", inventory.notes}};
 }
@@ -361,10 +494,16 @@ void to_json(json& j, const Inventory& inventory) {
 void from_json(const json& j, Inventory& inventory) {
   inventory.schema_version = j.at("version").get<int>();
   check_schema_version("inventory.json", inventory.schema_version, kInventorySchemaVersion);
+  const int version = inventory.schema_version;
+  inventory.recorded_root.clear();
+  if (j.contains("recorded_root") && !j["recorded_root"].is_null()) {
+    inventory.recorded_root = j["recorded_root"].get<std::string>();
+  }
   inventory.hostname = j.at("hostname").get<std::string>();
   inventory.collected_utc = j.at("collected_utc").get<std::string>();
-  inventory.cpu = cpu_from(j.at("cpu"));
-  inventory.memory = memory_from(j.at("memory"));
+  inventory.cpu = cpu_from(j.at("cpu"), version);
+  inventory.cpu_allowance = j.contains("cpu_allowance") ? allowance_from(j.at("cpu_allowance")) : CpuAllowance{};
+  inventory.memory = memory_from(j.at("memory"), version);
   inventory.disks.clear();
   for (const auto& d : j.at("disks")) inventory.disks.push_back(disk_from(d));
   inventory.gpus.clear();
@@ -374,6 +513,10 @@ void from_json(const json& j, Inventory& inventory) {
   inventory.nics.clear();
   if (j.contains("nics")) {
     for (const auto& n : j.at("nics")) inventory.nics.push_back(nic_from(n));
+  }
+  inventory.pci.clear();
+  if (j.contains("pci")) {
+    for (const auto& p : j.at("pci")) inventory.pci.push_back(pci_from(p));
   }
   inventory.topology = j.contains("topology") ? topology_from(j.at("topology")) : Topology{};
   inventory.notes = j.at("notes").get<std::vector<std::string>>();

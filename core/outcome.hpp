@@ -79,7 +79,7 @@ int prometheus_verdict_value(Verdict verdict);
 // Schema versions of the documents pipecheck writes. A reader reads its own version and every
 // older one (fields added later read as absent), and refuses a newer one by name.
 constexpr int kReportSchemaVersion = 2;         // report.json ("pipecheck.report")
-constexpr int kInventorySchemaVersion = 1;      // inventory.json ("pipecheck.inventory")
+constexpr int kInventorySchemaVersion = 2;      // inventory.json ("pipecheck.inventory")
 constexpr int kBaselineSchemaVersion = 1;       // baseline.json ("pipecheck.baseline")
 constexpr int kStressSummarySchemaVersion = 2;  // stress summary.json ("pipecheck.stress_summary")
 constexpr int kWatchSchemaVersion = 1;          // watch.json ("pipecheck.watch")

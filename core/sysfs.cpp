@@ -68,6 +68,11 @@ bool SysfsRoot::exists(const std::string& system_path) const {
   return fs::exists(path(system_path), error);
 }
 
+bool SysfsRoot::is_live() const {
+  std::error_code error;
+  return fs::equivalent(root_, "/", error);
+}
+
 std::optional<std::string> SysfsRoot::resolve(const std::string& system_path) const {
   std::error_code error;
   const fs::path real = fs::canonical(path(system_path), error);

@@ -27,6 +27,8 @@ class SysfsRoot {
   std::optional<std::string> resolve(const std::string& system_path) const;
 
   const std::filesystem::path& root() const { return root_; }
+  // True when the root is this machine's "/" (not a recorded tree).
+  bool is_live() const;
 
  private:
   std::filesystem::path root_;

@@ -41,10 +41,16 @@ bool is_numbered(const std::string& name, const std::string& prefix) {
   return name.find_first_not_of("0123456789", prefix.size()) == std::string::npos;
 }
 
-// "0000:02:00.0": domain:bus:device.function, all hex.
+// "0000:02:00.0": domain:bus:device.function, all hex. Domains are 4 digits, or up to 8 where a
+// host bridge such as Intel VMD opens a 32-bit domain ("10000:01:00.0").
 bool looks_like_bdf(const std::string& name) {
-  if (name.size() != 12 || name[4] != ':' || name[7] != ':' || name[10] != '.') return false;
-  for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9, 11}) {
+  const std::size_t domain = name.size() - 8;
+  if (name.size() < 12 || name.size() > 16 || name[domain] != ':' || name[domain + 3] != ':' ||
+      name[domain + 6] != '.') {
+    return false;
+  }
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (i == domain || i == domain + 3 || i == domain + 6) continue;
     if (!std::isxdigit(static_cast<unsigned char>(name[i]))) return false;
   }
   return true;
@@ -139,12 +145,24 @@ void classify_nvme(const SysfsRoot& sys, const std::string& block, BlockDevice& 
   if (const auto kind = marked_kind(dev)) dev.kind = *kind;
 }
 
-void classify_sata(const SysfsRoot& sys, int port, BlockDevice& dev) {
+void classify_sata(const SysfsRoot& sys, std::optional<int> port, BlockDevice& dev) {
   dev.transport = "sata";
-  const auto speed = sys.read_line("/sys/class/ata_link/link" + std::to_string(port) + "/sata_spd");
-  if (speed) dev.sata_gbps = parse_gbps(*speed);
+  if (port) {
+    const auto speed = sys.read_line("/sys/class/ata_link/link" + std::to_string(*port) + "/sata_spd");
+    if (speed) dev.sata_gbps = parse_gbps(*speed);
+  }
   dev.kind = dev.rotational ? DiskKind::sata_hdd : DiskKind::sata_ssd;
   if (const auto kind = marked_kind(dev)) dev.kind = *kind;
+}
+
+// An ATA disk behind libata on a kernel that does not put /ataN/ in the path (before 2.6.36 or
+// so): libata's SCSI translation answers the vendor "ATA", and the controller is a SATA
+// (AHCI) function, PCI class 0x0106.
+bool is_ata_without_port(const SysfsRoot& sys, BlockDevice& dev) {
+  if (dev.vendor == "ATA") return true;
+  if (dev.pci_bdf.empty()) return false;
+  const auto klass = sys.read_int("/sys/bus/pci/devices/" + dev.pci_bdf + "/class");
+  return klass && (*klass >> 8) == 0x0106;
 }
 
 void classify_scsi(const std::string& path, BlockDevice& dev) {
@@ -181,9 +199,13 @@ bool classify_by_path(const std::string& path, BlockDevice& dev) {
 // Local disks on a real bus; what matches none stays unknown.
 void classify_by_bus(const SysfsRoot& sys, const std::string& path, BlockDevice& dev) {
   if (const auto port = ata_port(path)) {
-    classify_sata(sys, *port, dev);
+    classify_sata(sys, port, dev);
   } else if (contains(path, "/host") && contains(path, "/target")) {
-    classify_scsi(path, dev);
+    if (is_ata_without_port(sys, dev)) {
+      classify_sata(sys, std::nullopt, dev);
+    } else {
+      classify_scsi(path, dev);
+    }
   } else if (starts_with(dev.name, "mmcblk")) {
     dev.transport = "mmc";
   }
@@ -210,8 +232,20 @@ std::optional<int> read_numa_node(const SysfsRoot& sys, const std::string& bdf) 
   return static_cast<int>(*node);
 }
 
-bool is_skipped(const std::string& name) {
-  return starts_with(name, "loop") || starts_with(name, "ram") || starts_with(name, "zram");
+// SCSI peripheral device types (SPC) of drives that hold no training data: 4 write-once,
+// 5 CD/DVD. An optical drive without a disc reports a placeholder size (1 GiB on many drives).
+bool is_optical(const SysfsRoot& sys, const std::string& name) {
+  const auto type = sys.read_int("/sys/block/" + name + "/device/type");
+  return type == 4 || type == 5;
+}
+
+bool is_skipped(const SysfsRoot& sys, const std::string& name) {
+  // Memory- or file-backed (loop, ram, zram), floppies (fd), optical drives (sr, or any SCSI
+  // device of an optical type).
+  for (const char* prefix : {"loop", "ram", "zram", "fd", "sr"}) {
+    if (starts_with(name, prefix)) return true;
+  }
+  return is_optical(sys, name);
 }
 
 BlockDevice read_block_device(const SysfsRoot& sys, const std::string& name) {
@@ -239,7 +273,7 @@ BlockDevice read_block_device(const SysfsRoot& sys, const std::string& name) {
 std::vector<BlockDevice> read_block_devices(const SysfsRoot& sys) {
   std::vector<BlockDevice> devices;
   for (const auto& name : sys.list("/sys/block")) {
-    if (!is_skipped(name)) devices.push_back(read_block_device(sys, name));
+    if (!is_skipped(sys, name)) devices.push_back(read_block_device(sys, name));
   }
   return devices;
 }

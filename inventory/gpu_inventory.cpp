@@ -2,6 +2,8 @@
 // collector that asks CUDA and NVML.
 #include "inventory/gpu_inventory.hpp"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -41,6 +43,30 @@ std::optional<int> nvlink_generation_of_code(int code) {
   static const int generation[] = {0, 1, 2, 2, 3, 3, 4, 5, 6};
   if (code < 1 || code >= static_cast<int>(std::size(generation))) return std::nullopt;
   return generation[code];
+}
+
+std::optional<int> nvlink_generation_of_cc(int cc_major, int cc_minor) {
+  if (cc_major == 6 && cc_minor == 0) return 1;
+  if (cc_major == 7 && cc_minor == 0) return 2;
+  if (cc_major == 8 && cc_minor == 0) return 3;
+  if (cc_major == 9 && cc_minor == 0) return 4;
+  if (cc_major == 10) return 5;
+  return std::nullopt;
+}
+
+void reconcile_nvlink_generation(GpuInfo& gpu, std::vector<std::string>& notes) {
+  if (gpu.nvlink.active_links <= 0 || gpu.cuda_index < 0) return;
+  const auto from_cc = nvlink_generation_of_cc(gpu.cc_major, gpu.cc_minor);
+  if (!from_cc || gpu.nvlink.version == from_cc) return;
+  if (gpu.nvlink.version) {
+    notes.push_back("GPU " + gpu.pci_bdf + ": NVML's NVLink version code " +
+                    std::to_string(gpu.nvlink.nvml_version_code.value_or(-1)) + " reads as NVLink " +
+                    std::to_string(*gpu.nvlink.version) + ", compute capability " + std::to_string(gpu.cc_major) + "." +
+                    std::to_string(gpu.cc_minor) + " has NVLink " + std::to_string(*from_cc) + ": NVLink " +
+                    std::to_string(*from_cc) + " used");
+  }
+  gpu.nvlink.version = from_cc;
+  gpu.nvlink.version_source = "compute capability";
 }
 
 namespace {
@@ -132,7 +158,12 @@ void fill_gap(std::optional<T>& into, const std::optional<T>& other) {
   if (!into && other) into = other;
 }
 
+void add_seen_by(GpuInfo& gpu, const char* who) {
+  if (std::find(gpu.seen_by.begin(), gpu.seen_by.end(), who) == gpu.seen_by.end()) gpu.seen_by.push_back(who);
+}
+
 void apply_nvml_facts(const NvmlGpuFacts& facts, GpuInfo& gpu) {
+  add_seen_by(gpu, "nvml");
   if (gpu.name.empty()) gpu.name = facts.name;
   gpu.uuid = facts.uuid;
   // NVML is the authority on clocks (the max boost clock the ceilings use); CUDA fills gaps.
@@ -154,13 +185,16 @@ void apply_nvml_facts(const NvmlGpuFacts& facts, GpuInfo& gpu) {
   gpu.nvlink.active_links = facts.nvlink_active;
   gpu.nvlink.total_links_probed = facts.nvlink_probed;
   gpu.nvlink.nvml_version_code = facts.nvlink_version_code;
-  if (facts.nvlink_version_code)
+  if (facts.nvlink_version_code) {
     gpu.nvlink.version = nvlink_generation_of_code(*facts.nvlink_version_code);
+    if (gpu.nvlink.version) gpu.nvlink.version_source = "NVML";
+  }
 }
 
 GpuInfo from_cuda(const CudaDeviceFacts& device) {
   GpuInfo gpu;
   gpu.cuda_index = device.index;
+  gpu.seen_by = {"cuda"};
   gpu.name = device.name;
   gpu.pci_bdf = format_bdf(device.pci_domain, device.pci_bus, device.pci_device);
   gpu.cc_major = device.cc_major;
@@ -255,6 +289,7 @@ std::vector<GpuInfo> merge_gpu_facts(const CudaReport& cuda, const NvmlReport& n
     if (found != by_bdf.end()) {
       matched[found->second] = true;
       apply_nvml_facts(facts, gpus[found->second]);
+      reconcile_nvlink_generation(gpus[found->second], notes);
       continue;
     }
     GpuInfo gpu;
@@ -293,6 +328,39 @@ std::vector<GpuInfo> merge_gpu_facts(const CudaReport& cuda, const NvmlReport& n
   return gpus;
 }
 
+void add_bus_gpus(std::vector<GpuInfo>& gpus, const std::vector<GpuInfo>& on_bus) {
+  for (const GpuInfo& bus_gpu : on_bus) {
+    const auto bdf = normalize_bdf(bus_gpu.pci_bdf).value_or(bus_gpu.pci_bdf);
+    const auto known = std::find_if(gpus.begin(), gpus.end(), [&](const GpuInfo& gpu) {
+      return normalize_bdf(gpu.pci_bdf).value_or(gpu.pci_bdf) == bdf;
+    });
+    if (known == gpus.end()) {
+      gpus.push_back(bus_gpu);
+      continue;
+    }
+    add_seen_by(*known, "pci");
+    known->pci_driver = bus_gpu.pci_driver;
+    known->pci_device_id = bus_gpu.pci_device_id;
+    if (!known->device_minor) known->device_minor = bus_gpu.device_minor;
+  }
+}
+
+std::string explain_cuda_error(const std::string& error, bool libcuda_found) {
+  if (!libcuda_found && error.find("driver version is insufficient") != std::string::npos) {
+    return "no NVIDIA driver (libcuda.so.1 not found)";
+  }
+  return error;
+}
+
+std::optional<int> nvidia_device_minor(const SysfsRoot& sys, const std::string& bdf) {
+  const auto text = sys.read("/proc/driver/nvidia/gpus/" + bdf + "/information");
+  if (!text) return std::nullopt;
+  static const std::regex minor(R"(Device Minor:\s*([0-9]+))");
+  std::smatch match;
+  if (!std::regex_search(*text, match, minor)) return std::nullopt;
+  return std::stoi(match[1].str());
+}
+
 void add_sysfs_gpu_facts(const SysfsRoot& sys, std::vector<GpuInfo>& gpus) {
   for (GpuInfo& gpu : gpus) {
     if (gpu.pci_bdf.empty()) continue;
@@ -312,6 +380,7 @@ void add_sysfs_gpu_facts(const SysfsRoot& sys, std::vector<GpuInfo>& gpus) {
     if (const auto node = sys.read_int(dir + "/numa_node"); node && *node >= 0) {
       gpu.numa_node = static_cast<int>(*node);
     }
+    if (!gpu.device_minor) gpu.device_minor = nvidia_device_minor(sys, gpu.pci_bdf);
   }
 }
 
@@ -325,11 +394,23 @@ void fill_gpu_software_facts(const CudaReport& cuda, const NvmlReport& nvml, Sof
   if (nvml.driver_version) stack.driver_version = nvml.driver_version;
 }
 
-std::vector<GpuInfo> read_gpus(const SysfsRoot& sys, SoftwareStack& stack,
+namespace {
+
+bool libcuda_found() {
+  void* handle = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (!handle) return false;
+  dlclose(handle);
+  return true;
+}
+
+}  // namespace
+
+std::vector<GpuInfo> read_gpus(const SysfsRoot& sys, const std::vector<GpuInfo>& on_bus, SoftwareStack& stack,
                                std::vector<std::string>& notes, bool ask_cuda) {
   CudaReport cuda;
   if (ask_cuda) {
     cuda = query_cuda_devices();
+    if (cuda.cuda_built && !cuda.error.empty()) cuda.error = explain_cuda_error(cuda.error, libcuda_found());
   } else {
     cuda.cuda_built = PIPECHECK_HAVE_CUDA == 1;
     cuda.runtime_version = built_cuda_runtime_version();
@@ -342,10 +423,16 @@ std::vector<GpuInfo> read_gpus(const SysfsRoot& sys, SoftwareStack& stack,
   }
   fill_gpu_software_facts(cuda, nvml, stack);
   std::vector<GpuInfo> gpus = merge_gpu_facts(cuda, nvml, notes);
+  add_bus_gpus(gpus, on_bus);
   add_sysfs_gpu_facts(sys, gpus);
+  for (const GpuInfo& gpu : gpus) {
+    if (gpu.seen_by.size() != 1 || gpu.seen_by.front() != "pci") continue;
+    notes.push_back("GPU " + gpu.pci_bdf + " is on the PCI bus but neither CUDA nor NVML sees it (driver bound: " +
+                    (gpu.pci_driver.empty() ? std::string("none") : gpu.pci_driver) + ")");
+  }
   if (const auto mismatch = stack.cuda_mismatch()) {
     notes.push_back("CUDA: " + *mismatch);
-  } else if (!cuda.error.empty() && !stack.driver_version) {
+  } else if (!cuda.error.empty() && !stack.driver_version && cuda.error.find("no NVIDIA driver") == std::string::npos) {
     // "Driver version is insufficient" with no driver anywhere means: no NVIDIA driver at all.
     notes.push_back(
         "CUDA: no NVIDIA driver found (NVML not loaded, no /proc/driver/nvidia/version): "

@@ -54,6 +54,16 @@ std::optional<std::string> normalize_bdf(const std::string& text);
 // (1 -> 1.0, 2 -> 2.0, 3 -> 2.2, 4 -> 3.0, 5 -> 3.1, 6 -> 4.0, 7 -> 5.0, 8 -> 6.0).
 std::optional<int> nvlink_generation_of_code(int code);
 
+// The NVLink generation of an architecture whose parts all carry one generation: 6.0 (P100) 1,
+// 7.0 (V100) 2, 8.0 (A100) 3, 9.0 (H100, H200, GH200) 4, 10.x (B200, B300) 5; nullopt for the
+// rest (GA102 boards, Turing and others differ by board).
+std::optional<int> nvlink_generation_of_cc(int cc_major, int cc_minor);
+
+// Where NVML's NVLink version code maps to another generation than the compute capability gives
+// (drivers before the nvmlNvlinkVersion_t codes returned the generation itself: 4 on an H100
+// reads as "3.0"), the compute capability's generation is kept, with a note.
+void reconcile_nvlink_generation(GpuInfo& gpu, std::vector<std::string>& notes);
+
 // Asks a loaded NVML about every device. With !nvml.ok(), returns loaded=false and its error.
 NvmlReport query_nvml(const NvmlLibrary& nvml);
 
@@ -65,6 +75,19 @@ NvmlReport query_nvml(const NvmlLibrary& nvml);
 std::vector<GpuInfo> merge_gpu_facts(const CudaReport& cuda, const NvmlReport& nvml,
                                      std::vector<std::string>& notes);
 
+// Joins the NVIDIA GPUs on the PCI bus (nvidia_gpus_on_bus) into the CUDA/NVML list by bus id:
+// a GPU both know gets "pci" in seen_by and its bound driver and device id; a GPU only the bus
+// lists is appended as it is (seen_by {"pci"}).
+void add_bus_gpus(std::vector<GpuInfo>& gpus, const std::vector<GpuInfo>& on_bus);
+
+// CUDA's error in words: "CUDA driver version is insufficient for CUDA runtime version" on a
+// machine without libcuda.so.1 at all is no driver, not an old one.
+std::string explain_cuda_error(const std::string& error, bool libcuda_found);
+
+// The minor number N of /dev/nvidiaN the NVIDIA driver gave a GPU, from
+// /proc/driver/nvidia/gpus/<bus id>/information ("Device Minor: 3"); nullopt when it says none.
+std::optional<int> nvidia_device_minor(const SysfsRoot& sys, const std::string& bdf);
+
 // Where /sys/bus/pci/devices/<BDF> exists: the PCIe link as the narrowest hop up to the root
 // port (replacing NVML's, which only sees the GPU's own link) and the NUMA node (-1 -> empty).
 void add_sysfs_gpu_facts(const SysfsRoot& sys, std::vector<GpuInfo>& gpus);
@@ -74,11 +97,12 @@ void add_sysfs_gpu_facts(const SysfsRoot& sys, std::vector<GpuInfo>& gpus);
 // driver_version (NVML's replaces the /proc one read_software_stack found).
 void fill_gpu_software_facts(const CudaReport& cuda, const NvmlReport& nvml, SoftwareStack& stack);
 
-// The live collector: calls CUDA and NVML for real, merges, adds sysfs facts, fills the
-// CUDA/NVML fields of `stack` (call read_software_stack first for the rest) and records in
-// notes why CUDA or NVML facts are missing. Never throws for a missing GPU, driver or library.
-// ask_cuda false: NVML and sysfs only (no cuInit), the CUDA facts left empty on purpose.
-std::vector<GpuInfo> read_gpus(const SysfsRoot& sys, SoftwareStack& stack,
+// The live collector: calls CUDA and NVML for real, merges, adds the GPUs on the bus and sysfs
+// facts, fills the CUDA/NVML fields of `stack` (call read_software_stack first for the rest)
+// and records in notes why CUDA or NVML facts are missing. Never throws for a missing GPU,
+// driver or library. ask_cuda false: NVML, the bus and sysfs only (no cuInit), the CUDA facts
+// left empty on purpose (`check --fast`).
+std::vector<GpuInfo> read_gpus(const SysfsRoot& sys, const std::vector<GpuInfo>& on_bus, SoftwareStack& stack,
                                std::vector<std::string>& notes, bool ask_cuda = true);
 
 }  // namespace pipecheck

@@ -120,12 +120,18 @@ struct Endpoint {
   const GpuInfo* gpu = nullptr;
 };
 
-std::string cell_between(const Endpoint& a, const Endpoint& b) {
+std::pair<std::string, std::string> pair_key(const std::string& a, const std::string& b) {
+  return a < b ? std::make_pair(a, b) : std::make_pair(b, a);
+}
+
+std::string cell_between(const Endpoint& a, const Endpoint& b, const PairRelations& nvml) {
   if (&a == &b) return "X";
   if (a.gpu != nullptr && b.gpu != nullptr) {
     const auto links = nvlinks_between(*a.gpu, *b.gpu);
     if (!links) return "NV?";
     if (*links > 0) return "NV" + std::to_string(*links);
+    const auto known = nvml.find(pair_key(a.device.pci_bdf, b.device.pci_bdf));
+    if (known != nvml.end()) return known->second;
   }
   const std::string pcie = pcie_relation(a.path, b.path, a.device.numa_node, b.device.numa_node);
   return pcie.empty() ? "?" : pcie;
@@ -205,25 +211,44 @@ std::vector<NicInfo> read_nics(const SysfsRoot& sys) {
   return nics;
 }
 
-Topology derive_topology(const SysfsRoot& sys, const std::vector<GpuInfo>& gpus, const std::vector<NicInfo>& nics) {
+std::optional<std::string> nvml_topology_word(int level) {
+  switch (level) {
+    case 0:   // NVML_TOPOLOGY_INTERNAL: two GPUs of one board, behind its own switch
+    case 10:  // NVML_TOPOLOGY_SINGLE
+      return "PIX";
+    case 20: return "PXB";   // NVML_TOPOLOGY_MULTIPLE
+    case 30: return "PHB";   // NVML_TOPOLOGY_HOSTBRIDGE
+    case 40: return "NODE";  // NVML_TOPOLOGY_NODE
+    case 50: return "SYS";   // NVML_TOPOLOGY_SYSTEM
+    default: return std::nullopt;
+  }
+}
+
+Topology derive_topology(const SysfsRoot& sys, const std::vector<GpuInfo>& gpus, const std::vector<NicInfo>& nics,
+                         const std::vector<PciDevice>& pci, const PairRelations& nvml) {
+  // The place of a device in the PCI tree: the inventory's record (hwloc's tree), else sysfs.
+  auto path_of = [&](const std::string& bdf) {
+    for (const PciDevice& device : pci) {
+      if (normal(device.bdf) == bdf && !device.upstream.empty()) return device.upstream;
+    }
+    return pci_ancestors(sys, bdf);
+  };
   std::vector<Endpoint> endpoints;
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     const std::string bdf = normal(gpus[i].pci_bdf);
     const auto numa = sysfs_numa(sys, bdf);
-    endpoints.push_back({{"GPU" + std::to_string(i), bdf, numa ? numa : gpus[i].numa_node},
-                         pci_ancestors(sys, bdf), &gpus[i]});
+    endpoints.push_back({{"GPU" + std::to_string(i), bdf, numa ? numa : gpus[i].numa_node}, path_of(bdf), &gpus[i]});
   }
   for (std::size_t i = 0; i < nics.size(); ++i) {
     const std::string bdf = normal(nics[i].pci_bdf);
     const auto numa = sysfs_numa(sys, bdf);
-    endpoints.push_back({{"NIC" + std::to_string(i), bdf, numa ? numa : nics[i].numa_node},
-                         pci_ancestors(sys, bdf), nullptr});
+    endpoints.push_back({{"NIC" + std::to_string(i), bdf, numa ? numa : nics[i].numa_node}, path_of(bdf), nullptr});
   }
   Topology topology;
   for (const Endpoint& endpoint : endpoints) topology.devices.push_back(endpoint.device);
   for (const Endpoint& row : endpoints) {
     std::vector<std::string> cells;
-    for (const Endpoint& column : endpoints) cells.push_back(cell_between(row, column));
+    for (const Endpoint& column : endpoints) cells.push_back(cell_between(row, column, nvml));
     topology.matrix.push_back(std::move(cells));
   }
   return topology;
@@ -271,13 +296,50 @@ void add_nvlink_remotes(const NvmlLibrary& nvml, std::vector<GpuInfo>& gpus, std
   }
 }
 
+PairRelations nvml_pcie_relations(const NvmlLibrary& nvml, const std::vector<GpuInfo>& gpus,
+                                  std::vector<std::string>& notes) {
+  PairRelations relations;
+  if (!nvml.ok()) return relations;
+  using CommonAncestor = nvml::Return(nvml::Device, nvml::Device, int*);
+  CommonAncestor* common_ancestor = nvml.resolve<CommonAncestor>("nvmlDeviceGetTopologyCommonAncestor");
+  std::vector<std::pair<std::string, nvml::Device>> handles;
+  for (const GpuInfo& gpu : gpus) {
+    nvml::Device device = nullptr;
+    if (!gpu.pci_bdf.empty() && nvml.device_by_bus_id(gpu.pci_bdf, &device) == nvml::success) {
+      handles.emplace_back(normal(gpu.pci_bdf), device);
+    }
+  }
+  for (std::size_t i = 0; i < handles.size(); ++i) {
+    for (std::size_t j = i + 1; j < handles.size(); ++j) {
+      int level = -1;
+      const nvml::Return rc = NvmlLibrary::call(common_ancestor, handles[i].second, handles[j].second, &level);
+      if (rc != nvml::success) {
+        if (rc != nvml::error_not_supported && rc != nvml::error_function_not_found) {
+          notes.push_back("NVML: " + nvml.error_text("nvmlDeviceGetTopologyCommonAncestor", rc,
+                                                      handles[i].first + ", " + handles[j].first));
+        }
+        continue;
+      }
+      if (const auto word = nvml_topology_word(level)) relations[pair_key(handles[i].first, handles[j].first)] = *word;
+    }
+  }
+  return relations;
+}
+
 Topology read_topology(const SysfsRoot& sys, std::vector<GpuInfo>& gpus, const std::vector<NicInfo>& nics,
-                       std::vector<std::string>& notes) {
+                       const std::vector<PciDevice>& pci, std::vector<std::string>& notes) {
+  PairRelations relations;
   if (!gpus.empty()) {
     const NvmlLibrary nvml;
     add_nvlink_remotes(nvml, gpus, notes);
+    relations = nvml_pcie_relations(nvml, gpus, notes);
   }
-  return derive_topology(sys, gpus, nics);
+  return derive_topology(sys, gpus, nics, pci, relations);
+}
+
+Topology read_topology(const SysfsRoot& sys, std::vector<GpuInfo>& gpus, const std::vector<NicInfo>& nics,
+                       std::vector<std::string>& notes) {
+  return read_topology(sys, gpus, nics, {}, notes);
 }
 
 const std::string* topology_cell(const Topology& topology, const std::string& a_bdf, const std::string& b_bdf) {

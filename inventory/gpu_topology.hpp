@@ -1,11 +1,14 @@
 // How the GPUs and network ports of a machine reach each other, the summary `nvidia-smi topo -m`
-// gives: NVLink peers from NVML (nvmlDeviceGetNvLinkRemotePciInfo_v2), PCIe switch sharing from
-// each device's sysfs path, NUMA nodes from sysfs; and the network ports from sysfs. Derivation
+// gives: NVLink peers from NVML (nvmlDeviceGetNvLinkRemotePciInfo_v2), PCIe relations of GPU
+// pairs from NVML (nvmlDeviceGetTopologyCommonAncestor) and otherwise from the PCI tree (hwloc's,
+// the sysfs path where hwloc lacks a device), NUMA nodes from sysfs; and the network ports. Derivation
 // is pure over a SysfsRoot and plain records, so it is tested with recorded sysfs trees.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/inventory.hpp"
@@ -37,17 +40,38 @@ std::optional<int> nvlinks_between(const GpuInfo& a, const GpuInfo& b);
 // Ethernet interfaces with a PCI device that are not the Ethernet side of an RDMA port.
 std::vector<NicInfo> read_nics(const SysfsRoot& sys);
 
+// How NVML relates pairs of GPUs through PCIe (nvmlDeviceGetTopologyCommonAncestor, what
+// `nvidia-smi topo -m` prints), keyed by the two bus ids in sysfs spelling, smaller first.
+using PairRelations = std::map<std::pair<std::string, std::string>, std::string>;
+
+// nvmlGpuTopologyLevel_t in the words of `nvidia-smi topo -m`: INTERNAL (0, two GPUs on one
+// board) and SINGLE (10) "PIX", MULTIPLE (20) "PXB", HOSTBRIDGE (30) "PHB", NODE (40) "NODE",
+// SYSTEM (50) "SYS"; nullopt for any other value.
+std::optional<std::string> nvml_topology_word(int level);
+
 // The matrix over the GPUs (in order, "GPU<i>") and the NICs ("NIC<i>"). A GPU pair with
-// NVLink is "NV<n>" (or "NV?" when NVML did not say where the links lead), else its PCIe
-// relation; "?" when neither is known. NUMA nodes come from sysfs, else from the records.
-Topology derive_topology(const SysfsRoot& sys, const std::vector<GpuInfo>& gpus, const std::vector<NicInfo>& nics);
+// NVLink is "NV<n>" (or "NV?" when NVML did not say where the links lead), else NVML's PCIe
+// relation where `nvml` has the pair, else the relation of their places in the PCI tree (the
+// inventory's `pci` records, hwloc's tree; the sysfs path for a device not in them); "?" when
+// nothing is known. NUMA nodes come from sysfs, else from the records.
+Topology derive_topology(const SysfsRoot& sys, const std::vector<GpuInfo>& gpus, const std::vector<NicInfo>& nics,
+                         const std::vector<PciDevice>& pci = {}, const PairRelations& nvml = {});
+
+// Asks NVML how each pair of GPUs meets on PCIe. Failed calls other than "not supported" go to
+// notes. Empty without NVML.
+PairRelations nvml_pcie_relations(const NvmlLibrary& nvml, const std::vector<GpuInfo>& gpus,
+                                  std::vector<std::string>& notes);
 
 // Asks NVML where each GPU's active NVLinks lead and fills gpu.nvlink.remotes (and
 // active_links where it was 0). Failed calls other than "not supported" go to notes. Does
 // nothing without NVML.
 void add_nvlink_remotes(const NvmlLibrary& nvml, std::vector<GpuInfo>& gpus, std::vector<std::string>& notes);
 
-// The live collector: NVLink remotes from a freshly loaded NVML, then derive_topology.
+// The live collector: NVLink remotes and PCIe relations from a freshly loaded NVML, then
+// derive_topology.
+Topology read_topology(const SysfsRoot& sys, std::vector<GpuInfo>& gpus, const std::vector<NicInfo>& nics,
+                       const std::vector<PciDevice>& pci, std::vector<std::string>& notes);
+// The same with the sysfs path as the PCI tree (a probe that has no inventory at hand).
 Topology read_topology(const SysfsRoot& sys, std::vector<GpuInfo>& gpus, const std::vector<NicInfo>& nics,
                        std::vector<std::string>& notes);
 

@@ -1,188 +1,122 @@
-// CPU and memory facts of the host from procfs/sysfs. Missing files leave fields at 0 or
-// empty; nothing here throws for an absent path.
+// CPU and memory facts of the host: hwloc first, sysfs and /proc where hwloc cannot read the
+// tree. Missing files leave facts empty; nothing here throws for an absent path.
 #include "inventory/host_inventory.hpp"
 
-#include <climits>
-#include <map>
+#include <algorithm>
+#include <cstdint>
 #include <set>
 #include <sstream>
 #include <utility>
 
+#include "inventory/cpu_topology_sysfs.hpp"
+#include "inventory/cpuinfo.hpp"
 #include "inventory/smbios.hpp"
 
 namespace pipecheck {
 
 namespace {
 
-const std::string kCpuDir = "/sys/devices/system/cpu";
-
-// What /proc/cpuinfo says; the id sets stay empty where the architecture omits them (Arm).
-struct CpuinfoFacts {
-  std::string model;
-  int processors = 0;
-  std::set<int> packages;
-  std::set<std::pair<int, int>> cores;  // (physical id, core id): core ids repeat per socket
-};
-
-bool parse_int(const std::string& text, int& out) {
-  std::istringstream in(text);
-  return static_cast<bool>(in >> out);
-}
-
-// "key\t\t: value" -> (key, value), both trimmed; false when the line has no colon.
-bool split_key_value(const std::string& line, std::string& key, std::string& value) {
-  const auto colon = line.find(':');
-  if (colon == std::string::npos) return false;
-  key = trim(line.substr(0, colon));
-  value = trim(line.substr(colon + 1));
-  return true;
-}
-
-CpuinfoFacts parse_cpuinfo(const std::string& text) {
-  CpuinfoFacts facts;
-  constexpr int kAbsent = -1;  // cpuinfo ids are never negative
-  int package = kAbsent, core = kAbsent;
-  auto close_block = [&] {
-    if (package != kAbsent) facts.packages.insert(package);
-    if (package != kAbsent && core != kAbsent) facts.cores.insert({package, core});
-    package = core = kAbsent;
-  };
-  std::istringstream lines(text);
-  std::string line, key, value;
-  while (std::getline(lines, line)) {
-    if (trim(line).empty()) close_block();
-    if (!split_key_value(line, key, value)) continue;
-    int number = 0;
-    if (key == "processor") ++facts.processors;
-    if (key == "model name" && facts.model.empty()) facts.model = value;
-    if (key == "physical id" && parse_int(value, number)) package = number;
-    if (key == "core id" && parse_int(value, number)) core = number;
+// "MemTotal:       24684092 kB" -> bytes; nullopt when absent.
+std::optional<std::uint64_t> read_mem_total(const SysfsRoot& sys) {
+  const auto text = sys.read("/proc/meminfo");
+  if (!text) return std::nullopt;
+  std::istringstream lines(*text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("MemTotal:", 0) != 0) continue;
+    std::istringstream in(line.substr(9));
+    std::uint64_t kib = 0;
+    if (in >> kib) return kib * 1024;
   }
-  close_block();
-  return facts;
+  return std::nullopt;
 }
 
-// "cpu12" yes; "cpufreq", "cpuidle" no.
-bool is_numbered(const std::string& name, const std::string& prefix) {
-  if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return false;
-  return name.find_first_not_of("0123456789", prefix.size()) == std::string::npos;
-}
-
-std::vector<std::string> cpu_dirs(const SysfsRoot& sys) {
-  std::vector<std::string> dirs;
-  for (const auto& name : sys.list(kCpuDir)) {
-    if (is_numbered(name, "cpu")) dirs.push_back(kCpuDir + "/" + name);
-  }
-  return dirs;
-}
-
-std::optional<int> package_of(const SysfsRoot& sys, const std::string& cpu_dir) {
-  const auto id = sys.read_int(cpu_dir + "/topology/physical_package_id");
-  if (!id) return std::nullopt;
-  return static_cast<int>(*id);
-}
-
-// Sockets and cores from sysfs topology, counting only CPUs that have it (offline CPUs don't).
-void fill_from_topology(const SysfsRoot& sys, CpuinfoFacts& facts) {
-  std::set<int> packages;
-  std::set<std::pair<int, int>> cores;
-  int cpus = 0;
-  for (const auto& dir : cpu_dirs(sys)) {
-    const auto package = package_of(sys, dir);
-    const auto core = sys.read_int(dir + "/topology/core_id");
-    if (!package || !core) continue;
-    ++cpus;
-    packages.insert(*package);
-    cores.insert({*package, static_cast<int>(*core)});
-  }
-  if (facts.packages.empty()) facts.packages = packages;
-  if (facts.cores.empty()) facts.cores = cores;
-  if (facts.processors == 0) facts.processors = cpus;
-}
-
-// "32768K" -> 33554432; "8M" -> 8388608; "512" -> 512.
-std::optional<long long> parse_cache_size(const std::string& text) {
-  std::istringstream in(text);
-  long long value = 0;
-  if (!(in >> value) || value < 0) return std::nullopt;
-  char unit = 0;
-  in >> unit;
-  if (unit == 'K') return value * 1024;
-  if (unit == 'M') return value * 1024 * 1024;
-  if (unit == 'G') return value * 1024 * 1024 * 1024;
-  return value;
-}
-
-// The level-3 caches seen by one CPU, keyed by the CPUs sharing each (one key per instance).
-void collect_l3(const SysfsRoot& sys, const std::string& cpu_dir,
-                std::map<std::string, long long>& instances) {
-  const std::string cache = cpu_dir + "/cache";
-  for (const auto& index : sys.list(cache)) {
-    if (!is_numbered(index, "index")) continue;
-    const std::string dir = cache + "/" + index;
-    if (sys.read_int(dir + "/level") != 3) continue;
-    const auto size_text = sys.read_line(dir + "/size");
-    const auto size = size_text ? parse_cache_size(*size_text) : std::nullopt;
-    if (!size) continue;
-    const auto shared = sys.read_line(dir + "/shared_cpu_list");
-    instances[shared ? *shared : cpu_dir] = *size;
-  }
-}
-
-// The L3 of cpu0's socket: the sum over its distinct L3 instances, since AMD parts report
-// one L3 per CCX (32 MiB) while the socket holds several; Intel reports one per socket.
-std::optional<int> read_l3_bytes(const SysfsRoot& sys) {
-  const std::string cpu0 = kCpuDir + "/cpu0";
-  const auto socket = package_of(sys, cpu0);
-  std::map<std::string, long long> instances;
-  collect_l3(sys, cpu0, instances);
-  for (const auto& dir : cpu_dirs(sys)) {
-    if (socket && package_of(sys, dir) == socket) collect_l3(sys, dir, instances);
-  }
-  long long total = 0;
-  for (const auto& [shared, size] : instances) total += size;
-  if (total <= 0 || total > INT_MAX) return std::nullopt;
-  return static_cast<int>(total);
-}
-
-int count_numa_nodes(const SysfsRoot& sys) {
-  int nodes = 0;
-  for (const auto& name : sys.list("/sys/devices/system/node")) {
-    if (is_numbered(name, "node")) ++nodes;
+// The nodes of hwloc when it read the tree, else of sysfs; GPU memory nodes named either way.
+std::vector<NumaNode> numa_nodes(const SysfsRoot& sys, const HwlocTopology& hwloc) {
+  std::vector<NumaNode> nodes = hwloc.linux_cpus ? hwloc.nodes : read_numa_nodes_sysfs(sys);
+  for (NumaNode& node : nodes) {
+    if (node.gpu_bdf.empty()) node.gpu_bdf = gpu_of_numa_node(sys, node.os_index);
+    if (!node.gpu_bdf.empty()) node.cpus = 0;
   }
   return nodes;
 }
 
-// "MemTotal:       24684092 kB" -> bytes; 0 when absent.
-std::uint64_t read_mem_total(const SysfsRoot& sys) {
-  const auto text = sys.read("/proc/meminfo");
-  if (!text) return 0;
-  std::istringstream lines(*text);
-  std::string line, key, value;
-  while (std::getline(lines, line)) {
-    if (!split_key_value(line, key, value) || key != "MemTotal") continue;
-    std::istringstream in(value);
-    std::uint64_t kib = 0;
-    if (in >> kib) return kib * 1024;
-  }
-  return 0;
+// NUMA nodes with CPUs; one where the kernel has no node folder but CPUs are known.
+std::optional<int> count_numa_nodes(const std::vector<NumaNode>& nodes, const std::optional<int>& logical) {
+  int with_cpus = 0;
+  for (const NumaNode& node : nodes) with_cpus += node.cpus > 0 ? 1 : 0;
+  if (with_cpus > 0) return with_cpus;
+  if (nodes.empty() && logical) return 1;
+  return std::nullopt;
 }
 
 }  // namespace
 
-CpuInfo read_cpu_info(const SysfsRoot& sys) {
-  CpuinfoFacts facts = parse_cpuinfo(sys.read("/proc/cpuinfo").value_or(""));
-  if (facts.packages.empty() || facts.cores.empty() || facts.processors == 0) {
-    fill_from_topology(sys, facts);
-  }
+CpuInfo read_cpu_info(const SysfsRoot& sys, const HwlocTopology& hwloc, std::vector<std::string>& notes) {
+  const CpuinfoFacts cpuinfo = parse_cpuinfo(sys.read("/proc/cpuinfo").value_or(""));
+  const SysfsCpuTopology sysfs = read_cpu_topology_sysfs(sys, cpuinfo);
   CpuInfo cpu;
-  cpu.model = facts.model;
-  cpu.sockets = static_cast<int>(facts.packages.size());
-  cpu.physical_cores = static_cast<int>(facts.cores.size());
-  cpu.logical_cpus = facts.processors;
-  cpu.numa_nodes = count_numa_nodes(sys);
-  cpu.l3_bytes = read_l3_bytes(sys);
+  cpu.model = cpuinfo.model;
+  if (hwloc.linux_cpus) {
+    cpu.source = "hwloc " + hwloc.version;
+    cpu.logical_cpus = hwloc.pus;
+    cpu.physical_cores = hwloc.cores > 0 ? std::optional<int>(hwloc.cores) : sysfs.cores;
+    // hwloc groups packages by their CPU masks, also where the kernel's package id is -1.
+    cpu.sockets = hwloc.packages > 0 ? std::optional<int>(hwloc.packages) : sysfs.sockets;
+    cpu.caches = hwloc.caches.empty() ? sysfs.caches : hwloc.caches;
+    const auto l3 = hwloc.caches.empty() ? sysfs.l3_per_package : hwloc.l3_per_package;
+    if (l3) cpu.l3_bytes = static_cast<int>(std::min<std::uint64_t>(*l3, INT32_MAX));
+  } else {
+    cpu.source = "sysfs";
+    if (!hwloc.error.empty()) notes.push_back("CPU topology from sysfs and /proc/cpuinfo (" + hwloc.error + ")");
+    cpu.logical_cpus = sysfs.logical;
+    cpu.physical_cores = sysfs.cores;
+    cpu.sockets = sysfs.sockets;
+    if (!sysfs.sockets && !sysfs.sockets_unknown.empty()) notes.push_back("sockets unknown: " + sysfs.sockets_unknown);
+    cpu.caches = sysfs.caches;
+    if (sysfs.l3_per_package) cpu.l3_bytes = static_cast<int>(std::min<std::uint64_t>(*sysfs.l3_per_package, INT32_MAX));
+  }
+  cpu.numa_nodes = count_numa_nodes(numa_nodes(sys, hwloc), cpu.logical_cpus);
+  if (cpu.model.empty()) notes.push_back("CPU model: /proc/cpuinfo names none");
   return cpu;
+}
+
+CpuInfo read_cpu_info(const SysfsRoot& sys) {
+  std::vector<std::string> notes;
+  return read_cpu_info(sys, load_hwloc_topology(sys), notes);
+}
+
+void set_host_memory(MemoryInfo& memory, std::optional<std::uint64_t> mem_total) {
+  std::uint64_t with_cpus = 0, cpu_less = 0;
+  bool cpu_nodes_known = true, any_cpu_node = false, any_cpu_less = false;
+  for (const NumaNode& node : memory.nodes) {
+    if (node.cpus > 0) {
+      any_cpu_node = true;
+      cpu_nodes_known = cpu_nodes_known && node.memory_bytes.has_value();
+      with_cpus += node.memory_bytes.value_or(0);
+    } else if (node.memory_bytes && *node.memory_bytes > 0) {
+      any_cpu_less = true;
+      cpu_less += *node.memory_bytes;
+    }
+  }
+  memory.total_bytes.reset();
+  memory.total_source.clear();
+  if (!any_cpu_less) {
+    if (mem_total) {
+      memory.total_bytes = mem_total;
+      memory.total_source = "/proc/meminfo MemTotal";
+    } else if (any_cpu_node && cpu_nodes_known && with_cpus > 0) {
+      memory.total_bytes = with_cpus;
+      memory.total_source = "NUMA nodes' MemTotal";
+    }
+    return;
+  }
+  if (any_cpu_node && cpu_nodes_known && with_cpus > 0) {
+    memory.total_bytes = with_cpus;
+    memory.total_source = "NUMA nodes with CPUs (CPU-less nodes apart)";
+  } else if (mem_total && *mem_total > cpu_less) {
+    memory.total_bytes = *mem_total - cpu_less;
+    memory.total_source = "/proc/meminfo MemTotal less the CPU-less NUMA nodes";
+  }
 }
 
 namespace {
@@ -218,14 +152,30 @@ std::optional<int> read_edac_populated_channels(const SysfsRoot& sys) {
   return static_cast<int>(channels.size());
 }
 
-MemoryInfo read_memory_info(const SysfsRoot& sys) {
+MemoryInfo read_memory_info(const SysfsRoot& sys, const HwlocTopology& hwloc, std::vector<std::string>& notes) {
   MemoryInfo memory;
-  memory.total_bytes = read_mem_total(sys);
-  memory.dimms = read_smbios_memory_devices(sys);
+  memory.nodes = numa_nodes(sys, hwloc);
+  const auto mem_total = read_mem_total(sys);
+  set_host_memory(memory, mem_total);
+  if (!memory.total_bytes) notes.push_back("memory size unknown: no /proc/meminfo and no NUMA node meminfo");
+  for (const NumaNode& node : memory.nodes) {
+    if (node.cpus > 0 || !node.memory_bytes || *node.memory_bytes == 0) continue;
+    notes.push_back("NUMA node " + std::to_string(node.os_index) + " has memory but no CPUs" +
+                    (node.gpu_bdf.empty() ? " (CXL, HBM or persistent memory)" : " (GPU " + node.gpu_bdf + "'s memory)") +
+                    ": not counted as host memory");
+  }
+  const SmbiosMemory smbios = read_smbios_memory(sys);
+  memory.dimms = smbios.dimms;
+  if (memory.dimms.empty()) notes.push_back("memory modules: " + smbios.why_none);
   // The memory controllers' own view (EDAC) is the only source that names channels; SMBIOS
   // slot strings are vendor-specific, and the DIMM count says nothing about channels.
   memory.memory_channels = read_edac_populated_channels(sys);
   return memory;
+}
+
+MemoryInfo read_memory_info(const SysfsRoot& sys) {
+  std::vector<std::string> notes;
+  return read_memory_info(sys, load_hwloc_topology(sys), notes);
 }
 
 }  // namespace pipecheck

@@ -1,5 +1,8 @@
-// The whole inventory in one call: host (CPU, memory, disks) from sysfs, GPUs from CUDA and
-// NVML, the software stack. Never throws for a missing GPU, driver or file: notes say why.
+// The whole inventory in one call: host topology through hwloc (sysfs where hwloc cannot read
+// it), what this process may use of the CPUs, memory, disks, the PCI tree, GPUs from CUDA, NVML
+// and the PCI bus, the software stack, network ports and GPU/NIC topology. On a recorded tree
+// (`--sysfs-root`) nothing of the live host is read. Never throws for a missing GPU, driver or
+// file: notes say why.
 #pragma once
 
 #include "core/inventory.hpp"

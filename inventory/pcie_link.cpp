@@ -62,7 +62,8 @@ void keep_min(std::optional<T>& into, const std::optional<T>& other) {
 }
 
 bool looks_like_bdf(const std::string& name) {
-  static const std::regex bdf(R"(^[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$)");
+  // Domains of 4 digits, or up to 8 below a host bridge that opens a 32-bit domain (Intel VMD).
+  static const std::regex bdf(R"(^[0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$)");
   return std::regex_match(name, bdf);
 }
 

@@ -3,8 +3,13 @@
 // older-version records.
 #include "inventory/smbios.hpp"
 
+#include <unistd.h>
+
 #include <array>
+#include <cerrno>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <optional>
 
 namespace pipecheck {
@@ -137,10 +142,86 @@ std::vector<DimmInfo> parse_smbios_memory_devices(std::string_view table) {
   return dimms;
 }
 
-std::vector<DimmInfo> read_smbios_memory_devices(const SysfsRoot& sys) {
-  const auto table = sys.read("/sys/firmware/dmi/tables/DMI");
-  if (!table) return {};
-  return parse_smbios_memory_devices(*table);
+namespace {
+
+constexpr const char* kTable = "/sys/firmware/dmi/tables/DMI";
+constexpr const char* kEntries = "/sys/firmware/dmi/entries";
+
+// The whole file, or the errno of the failed open or read.
+std::optional<std::string> read_file(const SysfsRoot& sys, const std::string& system_path, int& error) {
+  errno = 0;
+  std::FILE* file = std::fopen(sys.path(system_path).c_str(), "rb");
+  if (!file) {
+    error = errno;
+    return std::nullopt;
+  }
+  std::string bytes;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, file)) > 0;) bytes.append(buffer, n);
+  error = std::ferror(file) ? (errno ? errno : EIO) : 0;
+  std::fclose(file);
+  if (error) return std::nullopt;
+  return bytes;
 }
+
+// The raw type 17 structures of the dmi-sysfs entries, one after the other as in a table.
+std::optional<std::string> read_entries(const SysfsRoot& sys, int& error) {
+  std::string table;
+  bool any = false;
+  for (const auto& name : sys.list(kEntries)) {
+    if (name.rfind("17-", 0) != 0) continue;
+    int entry_error = 0;
+    const auto raw = read_file(sys, std::string(kEntries) + "/" + name + "/raw", entry_error);
+    if (!raw) {
+      error = entry_error;
+      continue;
+    }
+    any = true;
+    table += *raw;
+  }
+  if (!any) return std::nullopt;
+  return table;
+}
+
+}  // namespace
+
+std::string smbios_unreadable_reason(int error, bool live, bool running_as_root) {
+  if (!live) {
+    return error == ENOENT ? "no SMBIOS table in the recorded tree (" + std::string(kTable) + ")"
+                           : "the recorded tree's SMBIOS table is unreadable: " + std::string(std::strerror(error));
+  }
+  if (error == ENOENT) {
+    return "no SMBIOS table (" + std::string(kTable) + " absent: a VM or a board without SMBIOS)";
+  }
+  if (error == EACCES || error == EPERM) {
+    if (!running_as_root) return "SMBIOS table readable by root only: run as root to list the DIMMs";
+    return "SMBIOS table unreadable even as root (" + std::string(std::strerror(error)) +
+           "): a container without /sys/firmware access, or a security module (SELinux, AppArmor)";
+  }
+  return "SMBIOS table unreadable: " + std::string(std::strerror(error));
+}
+
+SmbiosMemory read_smbios_memory(const SysfsRoot& sys) {
+  SmbiosMemory result;
+  int table_error = 0;
+  if (const auto table = read_file(sys, kTable, table_error)) {
+    result.source = kTable;
+    result.dimms = parse_smbios_memory_devices(*table);
+    if (result.dimms.empty()) result.why_none = "the SMBIOS table lists no populated memory device";
+    return result;
+  }
+  int entries_error = ENOENT;
+  if (const auto entries = read_entries(sys, entries_error)) {
+    result.source = std::string(kEntries) + "/17-*/raw";
+    result.dimms = parse_smbios_memory_devices(*entries);
+    if (result.dimms.empty()) result.why_none = "the SMBIOS entries list no populated memory device";
+    return result;
+  }
+  result.why_none = smbios_unreadable_reason(table_error == ENOENT ? entries_error : table_error, sys.is_live(),
+                                            ::geteuid() == 0);
+  return result;
+}
+
+std::vector<DimmInfo> read_smbios_memory_devices(const SysfsRoot& sys) { return read_smbios_memory(sys).dimms; }
 
 }  // namespace pipecheck

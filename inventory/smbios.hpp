@@ -20,8 +20,21 @@ std::string smbios_memory_type_name(int type_byte);
 // damage; nothing is read past the end of `table`.
 std::vector<DimmInfo> parse_smbios_memory_devices(std::string_view table);
 
-// Reads /sys/firmware/dmi/tables/DMI under `sys`; empty when it is missing or unreadable
-// (not root, a VM without SMBIOS, a non-x86 board without DMI).
+struct SmbiosMemory {
+  std::vector<DimmInfo> dimms;
+  std::string source;   // the file(s) read: "/sys/firmware/dmi/tables/DMI" or the entries
+  std::string why_none;  // why dimms is empty, in words (never "needs root" when running as root)
+};
+
+// The memory modules from /sys/firmware/dmi/tables/DMI under `sys`, else from the dmi-sysfs
+// entries /sys/firmware/dmi/entries/17-*/raw (one type 17 structure each, older kernels and
+// some firmware only have these). Without modules `why_none` says which: no table at all (a
+// VM or a board without SMBIOS), readable by root only, unreadable even as root (a container
+// or a security module), not in a recorded tree, or no populated module listed.
+SmbiosMemory read_smbios_memory(const SysfsRoot& sys);
+// Why the table could not be read, for an errno of opening it: ENOENT no table, EACCES readable
+// by root only (or, running as root, kept away by a container or a security module).
+std::string smbios_unreadable_reason(int error, bool live, bool running_as_root);
 std::vector<DimmInfo> read_smbios_memory_devices(const SysfsRoot& sys);
 
 }  // namespace pipecheck

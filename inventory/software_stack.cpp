@@ -2,6 +2,7 @@
 // against the runtime pipecheck was built with.
 #include "inventory/software_stack.hpp"
 
+#include <cstdlib>
 #include <regex>
 #include <sstream>
 #include <vector>
@@ -62,15 +63,39 @@ std::string detect_container(const SysfsRoot& sys) {
   return joined;
 }
 
+std::optional<std::string> recorded_system_info(const SysfsRoot& sys, const std::string& key) {
+  // hwloc-gather-topology records the machine's uname in this file of the tree.
+  const auto text = sys.read("/proc/hwloc-nofile-info");
+  if (!text) return std::nullopt;
+  std::istringstream lines(*text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(key + ": ", 0) == 0) {
+      const std::string value = trim(line.substr(key.size() + 2));
+      if (!value.empty()) return value;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string recorded_hostname(const SysfsRoot& sys) {
+  if (const auto name = sys.read_line("/proc/sys/kernel/hostname"); name && !name->empty()) return *name;
+  return recorded_system_info(sys, "HostName").value_or("unknown");
+}
+
 SoftwareStack read_software_stack(const SysfsRoot& sys) {
   SoftwareStack stack;
   stack.kernel = sys.read_line("/proc/sys/kernel/osrelease").value_or("");
+  if (stack.kernel.empty() && !sys.is_live()) stack.kernel = recorded_system_info(sys, "OSRelease").value_or("");
   if (const auto text = sys.read("/proc/driver/nvidia/version")) {
     stack.driver_version = parse_nvrm_version(*text);
   }
-  const NcclVersion nccl = query_nccl_version();
-  stack.nccl_built = nccl.built;
-  stack.nccl_version = nccl.code;
+  // NCCL and the environment belong to this host and this process: a recorded tree has neither.
+  if (sys.is_live()) {
+    const NcclVersion nccl = query_nccl_version();
+    stack.nccl_built = nccl.built;
+    stack.nccl_version = nccl.code;
+    if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) stack.cuda_visible_devices = visible;
+  }
   stack.container_evidence = detect_container(sys);
   stack.in_container = !stack.container_evidence.empty();
   for (const std::string& name : sys.list("/dev")) {

@@ -11,11 +11,18 @@
 
 namespace pipecheck {
 
-// Fills kernel (/proc/sys/kernel/osrelease), driver_version from /proc/driver/nvidia/version
-// (read_gpus replaces it with NVML's when NVML loads), nccl_built/nccl_version, in_container with
-// its evidence, and nvidia_device_nodes (/dev/nvidia*). Leaves cuda_built, the CUDA versions,
-// cuda_error, nvml_loaded and nvml_error to read_gpus. Never throws; unknown facts stay empty.
+// Fills kernel (/proc/sys/kernel/osrelease, on a recorded tree else hwloc-gather-topology's
+// /proc/hwloc-nofile-info), driver_version from /proc/driver/nvidia/version (read_gpus replaces
+// it with NVML's when NVML loads), in_container with its evidence, and nvidia_device_nodes
+// (/dev/nvidia*). On the live machine also nccl_built/nccl_version and CUDA_VISIBLE_DEVICES;
+// never on a recorded tree (facts of this host, not of the recorded one). Leaves cuda_built,
+// the CUDA versions, cuda_error, nvml_loaded and nvml_error to read_gpus. Never throws; unknown
+// facts stay empty.
 SoftwareStack read_software_stack(const SysfsRoot& sys);
+
+// The host name of a recorded tree: its /proc/sys/kernel/hostname, else the HostName of
+// /proc/hwloc-nofile-info, else "unknown".
+std::string recorded_hostname(const SysfsRoot& sys);
 
 // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 ..." -> "580.65.06".
 std::optional<std::string> parse_nvrm_version(const std::string& text);

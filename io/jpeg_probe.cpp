@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "inventory/cuda_devices.hpp"
+#include "core/cpu_allowance.hpp"
 #include "core/errors.hpp"
 #include "core/probe_main.hpp"
 #include "io/jpeg_corpus.hpp"
@@ -437,7 +438,7 @@ std::string register_cases(const ProbeOptions& options) {
   data.config.train_size = parse_dimensions("train-size", options.last("train-size") ? *options.last("train-size") : "640x640");
   data.config.quality = parse_int_flag(options, "quality", 90, 1, 100);
   const int count = parse_int_flag(options, "count", static_cast<int>(default_count(options.mode)), 1, 100000);
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int cores = usable_cpu_count();  // affinity and cgroup quota, not the machine's count
   const auto thread_counts = options.last("threads") ? parse_thread_counts(*options.last("threads")) : power_of_two_threads(cores);
   const std::string decode_mode = options.last("decode") ? *options.last("decode") : "accurate";
   if (decode_mode != "accurate" && decode_mode != "fast") {

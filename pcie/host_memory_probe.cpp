@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "core/cpu_allowance.hpp"
 #include "core/errors.hpp"
 #include "core/probe_main.hpp"
 #include "core/sysfs.hpp"
@@ -182,7 +183,7 @@ std::size_t buffer_bytes(const ProbeOptions& options) {
 
 std::string register_cases(const ProbeOptions& options) {
   const std::size_t bytes = buffer_bytes(options);
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int cores = usable_cpu_count();  // affinity and cgroup quota, not the machine's count
   benchmark::AddCustomContext("pipecheck_buffer_bytes", std::to_string(bytes));
   for (const Operation& op : kOperations) {
     for (int threads : {1, cores}) {

@@ -244,7 +244,8 @@ CeilingResult pcie_link_ceiling(const PcieLink& link) {
 CeilingResult nvlink_ceiling(const GpuInfo& gpu) {
   if (gpu.nvlink.active_links <= 0) return CeilingResult::unknown("no active NVLink");
   std::optional<int> version = gpu.nvlink.version;
-  const char* version_source = "NVML";
+  // The inventory keeps the compute capability's generation where NVML's code disagreed.
+  const char* version_source = gpu.nvlink.version_source == "compute capability" ? "from compute capability" : "NVML";
   if (!version) {
     version = nvlink_version_of_cc(gpu.cc_major, gpu.cc_minor);
     version_source = "from compute capability";

@@ -52,6 +52,9 @@ pcie.link_downtrained = fail
 
 # The CUDA driver older than the runtime pipecheck was built with: fail | warn | info.
 gpu.cuda_mismatch = fail
+# An NVIDIA GPU on the PCI bus that neither CUDA nor NVML sees (no driver, the wrong driver,
+# fallen off the bus): fail | warn | info.
+gpu.unseen_on_bus = fail
 
 # NCCL collectives (stage comm): bus bandwidth (nccl-tests' busbw) at the largest size of the
 # sweep (smaller messages are latency-bound), % of what bounds it per direction: NVLink when every
@@ -109,6 +112,7 @@ const std::vector<ProfileKeySpec>& profile_keys() {
       {"pcie.pinned_bidir_min_percent", K::percent, "pinned copies both ways at once, min % of both directions"},
       {"pcie.link_downtrained", K::policy, "verdict for a GPU link trained below its maximum"},
       {"gpu.cuda_mismatch", K::policy, "verdict for a CUDA driver older than the runtime"},
+      {"gpu.unseen_on_bus", K::policy, "verdict for a GPU on the PCI bus that neither CUDA nor NVML sees"},
       {"comm.busbw_min_percent", K::percent,
        "NCCL bus bandwidth at the largest size, min % of NVLink (else PCIe; across nodes the network) per direction"},
       {"storage.seq_read_min_percent", K::percent, "sequential read, min % of the disk's link"},

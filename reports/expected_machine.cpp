@@ -174,9 +174,10 @@ ExpectedMachine load_expectations(const fs::path& path) {
 ExpectedMachine expectations_from_inventory(const Inventory& recorded, const std::string& source) {
   ExpectedMachine e;
   e.source = source;
-  e.gpu_count = static_cast<int>(recorded.gpus.size());
+  e.gpu_count = driver_gpu_count(recorded);
   std::set<std::string> models;
   for (const GpuInfo& gpu : recorded.gpus) {
+    if (!seen_by_driver(gpu)) continue;  // recorded on the bus only: not what the node should have
     if (!gpu.name.empty()) models.insert(gpu.name);
     if (gpu.memory_bytes) {
       const auto at_least = static_cast<std::uint64_t>(*gpu.memory_bytes * 0.99);
@@ -186,10 +187,10 @@ ExpectedMachine expectations_from_inventory(const Inventory& recorded, const std
     if (gpu.pcie.max_gts) e.pcie_gts = std::min(e.pcie_gts.value_or(*gpu.pcie.max_gts), *gpu.pcie.max_gts);
   }
   if (models.size() == 1) e.gpu_model = *models.begin();
-  if (recorded.memory.total_bytes > 0) {
-    e.host_memory_min_bytes = static_cast<std::uint64_t>(recorded.memory.total_bytes * 0.98);
+  if (recorded.memory.total_bytes.value_or(0) > 0) {
+    e.host_memory_min_bytes = static_cast<std::uint64_t>(*recorded.memory.total_bytes * 0.98);
   }
-  if (recorded.cpu.logical_cpus > 0) e.cpus = recorded.cpu.logical_cpus;
+  if (recorded.cpu.logical_cpus.value_or(0) > 0) e.cpus = recorded.cpu.logical_cpus;
   e.driver_version = recorded.software.driver_version;
   e.cuda_driver_min = recorded.software.driver_cuda_version;
   return e;
@@ -237,11 +238,12 @@ ExpectedMachine load_baseline_expectations(const fs::path& path) {
 std::vector<HealthProblem> expectation_problems(const ExpectedMachine& e, const Inventory& found) {
   std::vector<HealthProblem> problems;
   const std::string& src = e.source;
-  if (e.gpu_count && static_cast<int>(found.gpus.size()) != *e.gpu_count) {
-    problems.push_back(fail(src, "host", std::to_string(found.gpus.size()) + " GPU(s) seen, " +
+  if (e.gpu_count && driver_gpu_count(found) != *e.gpu_count) {
+    problems.push_back(fail(src, "host", std::to_string(driver_gpu_count(found)) + " GPU(s) seen by the driver, " +
                                              std::to_string(*e.gpu_count) + " expected"));
   }
   for (const GpuInfo& gpu : found.gpus) {
+    if (!seen_by_driver(gpu)) continue;  // on the bus only: inventory_problems says so
     const std::string subject = "gpu " + gpu.pci_bdf + (gpu.name.empty() ? "" : " (" + gpu.name + ")");
     if (e.gpu_model && gpu.name != *e.gpu_model) {
       problems.push_back(fail(src, subject, "model '" + gpu.name + "', '" + *e.gpu_model + "' expected"));
@@ -271,13 +273,21 @@ std::vector<HealthProblem> expectation_problems(const ExpectedMachine& e, const 
       }
     }
   }
-  if (e.host_memory_min_bytes && found.memory.total_bytes < *e.host_memory_min_bytes) {
-    problems.push_back(fail(src, "host", gib_text(found.memory.total_bytes) + " of memory, at least " +
-                                             gib_text(*e.host_memory_min_bytes) + " expected"));
+  if (e.host_memory_min_bytes) {
+    if (!found.memory.total_bytes) {
+      problems.push_back({Verdict::inconclusive, "host", "memory size not reported"});
+    } else if (*found.memory.total_bytes < *e.host_memory_min_bytes) {
+      problems.push_back(fail(src, "host", gib_text(*found.memory.total_bytes) + " of memory, at least " +
+                                               gib_text(*e.host_memory_min_bytes) + " expected"));
+    }
   }
-  if (e.cpus && found.cpu.logical_cpus != *e.cpus) {
-    problems.push_back(fail(src, "host", std::to_string(found.cpu.logical_cpus) + " logical CPUs, " +
-                                             std::to_string(*e.cpus) + " expected"));
+  if (e.cpus) {
+    if (!found.cpu.logical_cpus) {
+      problems.push_back({Verdict::inconclusive, "host", "logical CPU count not reported"});
+    } else if (*found.cpu.logical_cpus != *e.cpus) {
+      problems.push_back(fail(src, "host", std::to_string(*found.cpu.logical_cpus) + " logical CPUs, " +
+                                               std::to_string(*e.cpus) + " expected"));
+    }
   }
   if (e.driver_version && found.software.driver_version != e.driver_version) {
     problems.push_back(fail(src, "host", "NVIDIA driver " + found.software.driver_version.value_or("none") + ", " +

@@ -165,7 +165,7 @@ std::vector<Finding> poor_decode_scaling(const Report& report, const Inventory& 
   std::vector<Finding> findings;
   // Per op and set: the measurement with the most threads within the physical cores.
   std::map<std::string, const Measurement*> widest;
-  const int cores = inventory.cpu.physical_cores;
+  const int cores = inventory.cpu.physical_cores.value_or(0);
   for (const Measurement* m : measurements_of(report, "decode")) {
     const int threads = int_param(m->params, "threads", 0);
     if (threads <= 1 || !m->percent_of_ceiling || (cores > 0 && threads > cores)) continue;

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <set>
 
 #include "reports/judge.hpp"
 #include "reports/report.hpp"
@@ -44,23 +43,25 @@ std::string problem_line(const HealthProblem& problem) {
 
 bool xid_means_unhealthy(int xid) { return *xid_meaning(xid) != '\0'; }
 
-std::vector<HealthProblem> inventory_problems(const Inventory& inventory, const std::vector<BusGpu>& bus_gpus,
-                                              const Profile& profile) {
+std::vector<HealthProblem> inventory_problems(const Inventory& inventory, const Profile& profile) {
   std::vector<HealthProblem> problems;
   const Report no_probes;
   for (const Judgement& judgement : judge_inventory(no_probes, inventory, profile)) {
     if (!is_failure(judgement.verdict)) continue;  // a link slowed at idle is a warn, not a fault
     problems.push_back({Verdict::fail, judgement.what, judgement.explanation});
   }
-  std::set<std::string> seen;
-  for (const GpuInfo& gpu : inventory.gpus) seen.insert(gpu.pci_bdf);
-  for (const BusGpu& gpu : bus_gpus) {
-    if (seen.count(gpu.bus_id)) continue;
-    const std::string bound = gpu.driver.empty() ? "no driver bound" : "bound to " + gpu.driver;
-    problems.push_back({Verdict::fail, gpu_subject(gpu.bus_id),
-                        "on the PCI bus but not seen by the NVIDIA driver (" + bound + ")"});
-  }
   return problems;
+}
+
+bool seen_by_driver(const GpuInfo& gpu) {
+  const auto& by = gpu.seen_by;
+  // An inventory of version 1 names no source: it listed only GPUs CUDA or NVML saw.
+  if (by.empty()) return true;
+  return std::find(by.begin(), by.end(), "cuda") != by.end() || std::find(by.begin(), by.end(), "nvml") != by.end();
+}
+
+int driver_gpu_count(const Inventory& inventory) {
+  return static_cast<int>(std::count_if(inventory.gpus.begin(), inventory.gpus.end(), seen_by_driver));
 }
 
 std::vector<HealthProblem> gpu_health_problems(const std::vector<GpuHealth>& gpus) {

@@ -8,7 +8,6 @@
 
 #include "core/inventory.hpp"
 #include "core/outcome.hpp"
-#include "inventory/bus_gpus.hpp"
 #include "inventory/nvml_health.hpp"
 #include "reports/profile.hpp"
 #include "stress/kernel_xids.hpp"
@@ -30,11 +29,14 @@ std::string problem_line(const HealthProblem& problem);
 // errors), 140 (unrecovered ECC). Others (13, 31, 43, 45: application faults) are left to the job.
 bool xid_means_unhealthy(int xid);
 
-// Problems of the inventory, as judge_inventory computes them (a downtrained link, a driver
-// older than the runtime: only fail or invalid count here), plus a GPU on the bus that the
-// driver does not see.
-std::vector<HealthProblem> inventory_problems(const Inventory& inventory, const std::vector<BusGpu>& bus_gpus,
-                                              const Profile& profile);
+// Problems of the inventory, as judge_inventory computes them: a GPU on the PCI bus the driver
+// does not see, a link with fewer lanes than its maximum, a driver older than the runtime. Only
+// fail and invalid count here (a link slowed at idle is a warn, a GPU given to a VM info).
+std::vector<HealthProblem> inventory_problems(const Inventory& inventory, const Profile& profile);
+// A GPU the driver sees (CUDA or NVML lists it; in an inventory.json of version 1, which names no
+// source, every GPU), not one only on the bus; and how many there are.
+bool seen_by_driver(const GpuInfo& gpu);
+int driver_gpu_count(const Inventory& inventory);
 // Problems of each GPU's health now: retired pages or remapped rows pending (reset needed), a
 // failed remap (replace), volatile double-bit ECC errors, a thermal or hardware slowdown now,
 // a GPU that does not answer (GPU is lost).

@@ -9,6 +9,7 @@
 #include "reports/ceilings.hpp"
 #include "reports/figure_text.hpp"
 #include "reports/findings.hpp"
+#include "reports/inventory_verdicts.hpp"
 
 namespace pipecheck {
 
@@ -134,7 +135,7 @@ StageChecks storage_checks(const Measurement& m, const Context&) {
 StageChecks decode_checks(const Measurement& m, const Context& context) {
   const int threads = int_param(m.params, "threads", 0);
   if (threads <= 1) return not_judged("the 1-thread rate is the reference the others scale from");
-  const int cores = context.inventory.cpu.physical_cores;
+  const int cores = context.inventory.cpu.physical_cores.value_or(0);
   if (cores > 0 && threads > cores) {
     return not_judged(std::to_string(threads) + " threads exceed the " + std::to_string(cores) +
                       " physical cores: SMT threads share a core, so scaling is not judged");
@@ -402,8 +403,11 @@ std::vector<Judgement> judge_measurements(const Report& report, const Inventory&
 }
 
 std::vector<Judgement> judge_inventory(const Report& report, const Inventory& inventory, const Profile& profile) {
-  std::vector<Judgement> judgements;
+  std::vector<Judgement> judgements = judge_gpus_on_bus(inventory, profile);
+  for (auto& j : judge_cpu_allowance(inventory)) judgements.push_back(std::move(j));
   for (std::size_t i = 0; i < inventory.gpus.size(); ++i) {
+    // A GPU only the bus lists has no link facts of the driver's to judge.
+    if (inventory.gpus[i].seen_by.size() == 1 && inventory.gpus[i].seen_by.front() == "pci") continue;
     judgements.push_back(judge_gpu_link(report, inventory, profile, inventory.gpus[i], i));
   }
   const SoftwareStack& software = inventory.software;

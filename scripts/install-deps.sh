@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian packages pipecheck builds against, only those that are missing.
+# Installs the Debian packages pipecheck builds against (and the Python loaders of
+# scripts/plant-scenarios.sh use), only those that are missing.
 # As root it runs apt-get; otherwise it prints the exact command to run.
 set -euo pipefail
 
 packages=(
   cmake ninja-build g++ make pkg-config
   liburing-dev libcli11-dev libbenchmark-dev libgtest-dev libgmock-dev
-  libturbojpeg0-dev nlohmann-json3-dev
+  libturbojpeg0-dev nlohmann-json3-dev libhwloc-dev
   # The tests check the reports with their consumers' own tools: xmllint (JUnit against the
   # junit-10 rules), the Prometheus client library's parser, Google Benchmark's compare.py (which
   # needs scipy), all through Debian's /usr/bin/python3.
@@ -14,6 +15,8 @@ packages=(
   # Tested against the real thing (issue 19): a single-node Slurm with munge started by the tests,
   # Open MPI's mpirun (and pipecheck-nccl built with MPI), dpkg-shlibdeps for `make deb`.
   slurm-wlm munge openmpi-bin libopenmpi-dev dpkg-dev
+  # scripts/plant-scenarios.sh plants bottlenecks with ordinary Pillow + numpy loaders.
+  python3-pil python3-numpy
 )
 # Kept for older instructions: MPI is now always installed.
 if [[ "${1:-}" == "--with-mpi" ]]; then :; fi

@@ -187,6 +187,56 @@ TEST(BlockDevices, CloudVolumeOverNvmeIsNetwork) {
   EXPECT_EQ(dev.pci_bdf, "0000:00:1f.0");
 }
 
+// A 3.x kernel: libata disks hang off hostN/targetN without /ataN/; libata answers vendor
+// "ATA". Optical drives (SCSI type 5) and floppies are no disks.
+TEST(BlockDevices, OlderKernelSataOpticalAndFloppy) {
+  const auto devices = read_block_devices(recorded("disks_old_kernel"));
+  EXPECT_EQ(names(devices), (std::vector<std::string>{"sda", "sdb"}));
+  const BlockDevice sda = find(devices, "sda");
+  EXPECT_EQ(sda.kind, DiskKind::sata_ssd);
+  EXPECT_EQ(sda.transport, "sata");
+  EXPECT_EQ(sda.pci_bdf, "0000:00:1f.2");
+  EXPECT_FALSE(sda.sata_gbps.has_value());  // no ata_link to read it from
+  const BlockDevice sdb = find(devices, "sdb");
+  EXPECT_EQ(sdb.kind, DiskKind::scsi);
+  EXPECT_EQ(sdb.transport, "sas");
+  EXPECT_EQ(sdb.pci_bdf, "0000:02:00.0");
+}
+
+TEST(BlockDevices, SataByItsAhciControllerWithoutTheAtaVendor) {
+  TempTree tree;
+  tree.disk("sda", "pci0000:00/0000:00:17.0/host0/target0:0:0/0:0:0:0/block/sda", 1);
+  tree.file("sys/devices/pci0000:00/0000:00:17.0/class", "0x010601");
+  tree.link("sys/bus/pci/devices/0000:00:17.0", "../../../devices/pci0000:00/0000:00:17.0");
+  tree.file("sys/devices/pci0000:00/0000:00:17.0/host0/target0:0:0/0:0:0:0/vendor", "WDC");
+  const BlockDevice sda = find(read_block_devices(tree.sys()), "sda");
+  EXPECT_EQ(sda.kind, DiskKind::sata_hdd);
+  EXPECT_EQ(sda.transport, "sata");
+}
+
+TEST(BlockDevices, OpticalDriveByItsScsiTypeWhateverItsName) {
+  TempTree tree;
+  const std::string scsi = "sys/devices/pci0000:00/0000:00:1f.2/";
+  tree.disk("scd0", "pci0000:00/0000:00:1f.2/host1/target1:0:0/1:0:0:0/block/scd0", 1);
+  tree.link(scsi + "host1/target1:0:0/1:0:0:0/block/scd0/device", "../..");
+  tree.file(scsi + "host1/target1:0:0/1:0:0:0/type", "5");
+  tree.disk("sdc", "pci0000:00/0000:00:1f.2/host2/target2:0:0/2:0:0:0/block/sdc", 1);
+  tree.link(scsi + "host2/target2:0:0/2:0:0:0/block/sdc/device", "../..");
+  tree.file(scsi + "host2/target2:0:0/2:0:0:0/type", "0");
+  EXPECT_EQ(names(read_block_devices(tree.sys())), std::vector<std::string>{"sdc"});
+}
+
+TEST(BlockDevices, NvmeOnAThirtyTwoBitDomainKeepsItsBusId) {
+  const auto devices = read_block_devices(recorded("vmd_nvme"));
+  const BlockDevice nvme = find(devices, "nvme0n1");
+  EXPECT_EQ(nvme.kind, DiskKind::nvme);
+  EXPECT_EQ(nvme.pci_bdf, "10000:01:00.0");
+  EXPECT_EQ(nvme.pcie.current_gts, std::optional<double>(16.0));
+  EXPECT_EQ(nvme.pcie.current_width, std::optional<int>(4));
+  EXPECT_EQ(nvme.numa_node, std::optional<int>(0));
+  EXPECT_EQ(nvme.logical_block_size, 4096);
+}
+
 TEST(BlockDevices, KindNamesAreDistinct) {
   const DiskKind kinds[] = {DiskKind::nvme,         DiskKind::sata_ssd, DiskKind::sata_hdd,
                             DiskKind::scsi,         DiskKind::virtual_disk,

@@ -1,6 +1,6 @@
 // `pipecheck check` on this machine, for real: a healthy fast check, a planted problem that
 // exits 1 and drains through a recording scontrol, bad input, the prolog rule; the Slurm node
-// name and drain command; GPUs on the bus and Xids since boot from recorded files.
+// name and drain command; Xids since boot from recorded files.
 #include "app/check_command.hpp"
 
 #include <gtest/gtest.h>
@@ -14,7 +14,6 @@
 #include "app/slurm_drain.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
-#include "inventory/bus_gpus.hpp"
 #include "stress/kernel_xids.hpp"
 
 namespace pipecheck {
@@ -117,35 +116,6 @@ TEST(SlurmDrain, NodeNameAndCommand) {
   const DrainResult absent = drain_node("/nonexistent/scontrol", "n1", "pipecheck: x");
   EXPECT_FALSE(absent.drained);
   EXPECT_NE(absent.message.find("could not drain node n1: scontrol could not start"), std::string::npos) << absent.message;
-}
-
-// A recorded PCI tree: two NVIDIA GPUs (one bound, one not), an NVSwitch and a GPU's audio
-// function (not GPUs), another vendor's VGA.
-TEST(BusGpus, NvidiaDisplayFunctionsWithTheirDriver) {
-  const fs::path root = fs::temp_directory_path() / ("pipecheck-bus-" + std::to_string(getpid()));
-  fs::remove_all(root);
-  const fs::path devices = root / "sys/bus/pci/devices";
-  auto add = [&](const std::string& bdf, const std::string& vendor, const std::string& pci_class, const std::string& driver) {
-    fs::create_directories(devices / bdf);
-    std::ofstream(devices / bdf / "vendor") << vendor << "\n";
-    std::ofstream(devices / bdf / "class") << pci_class << "\n";
-    if (!driver.empty()) {
-      fs::create_directories(root / "sys/bus/pci/drivers" / driver);
-      fs::create_directory_symlink("../../drivers/" + driver, devices / bdf / "driver");
-    }
-  };
-  add("0000:17:00.0", "0x10de", "0x030200", "nvidia");
-  add("0000:17:00.1", "0x10de", "0x040300", "snd_hda_intel");
-  add("0000:2a:00.0", "0x10de", "0x030000", "");
-  add("0000:05:00.0", "0x10de", "0x068000", "nvidia");
-  add("0000:00:02.0", "0x1234", "0x030000", "bochs-drm");
-  const auto gpus = read_bus_gpus(SysfsRoot(root));
-  fs::remove_all(root);
-  ASSERT_EQ(gpus.size(), 2u);
-  EXPECT_EQ(gpus[0].bus_id, "0000:17:00.0");
-  EXPECT_EQ(gpus[0].driver, "nvidia");
-  EXPECT_EQ(gpus[1].bus_id, "0000:2a:00.0");
-  EXPECT_EQ(gpus[1].driver, "");
 }
 
 TEST(KernelXids, ReadsXidRecordsSinceBoot) {

@@ -3,9 +3,12 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
+#include <regex>
 
 #include "core/file_io.hpp"
 #include "core/process_runner.hpp"
+#include "core/sysfs.hpp"
 
 namespace pipecheck {
 namespace {
@@ -63,6 +66,61 @@ TEST(Cli, InventoryJsonIsJson) {
   const CliRun run = run_pipecheck({"inventory", "--json"});
   ASSERT_TRUE(run.process.ok()) << run.err;
   EXPECT_NE(run.out.find("\"schema\": \"pipecheck.inventory\""), std::string::npos);
+}
+
+// A recorded tree is a recorded machine: nothing of the host running pipecheck appears in what
+// `pipecheck inventory --sysfs-root` prints, text or JSON.
+TEST(Cli, RecordedTreeHoldsNothingOfTheLiveHost) {
+  const std::string live_host = trim(read_file("/proc/sys/kernel/hostname"));
+  const std::string live_kernel = trim(read_file("/proc/sys/kernel/osrelease"));
+  std::string live_model;
+  {
+    const std::string cpuinfo = read_file("/proc/cpuinfo");
+    const auto at = cpuinfo.find("model name");
+    if (at != std::string::npos) live_model = trim(cpuinfo.substr(cpuinfo.find(':', at) + 1, cpuinfo.find('\n', at) - cpuinfo.find(':', at) - 1));
+  }
+  ASSERT_FALSE(live_host.empty());
+  for (const char* name : {"gpu_without_driver", "vmd_nvme", "x86_old_kernel", "s390x_books", "disks_old_kernel"}) {
+    SCOPED_TRACE(name);
+    const std::string tree = std::string(PIPECHECK_TEST_DATA) + "/sysfs/" + name;
+    const CliRun text = run_pipecheck({"inventory", "--sysfs-root", tree});
+    const CliRun json_run = run_pipecheck({"inventory", "--json", "--sysfs-root", tree});
+    ASSERT_TRUE(text.process.ok() && json_run.process.ok()) << text.err << json_run.err;
+    for (const std::string* output : {&text.out, &json_run.out}) {
+      // The host name as a word (a short name such as "vm" may sit inside longer words).
+      const std::regex host_word("(^|[^A-Za-z0-9_-])" + live_host + "($|[^A-Za-z0-9_-])");
+      EXPECT_FALSE(std::regex_search(*output, host_word)) << "live host name '" << live_host << "' in:\n" << *output;
+      EXPECT_EQ(output->find(live_kernel), std::string::npos) << live_kernel;
+      if (!live_model.empty()) {
+        EXPECT_EQ(output->find(live_model + "\n"), std::string::npos) << live_model;
+      }
+      EXPECT_EQ(output->find("libnvidia-ml"), std::string::npos);  // this host's missing NVML
+      EXPECT_EQ(output->find("libcuda"), std::string::npos);
+    }
+    const nlohmann::json j = nlohmann::json::parse(json_run.out);
+    EXPECT_NE(j["hostname"], live_host);
+    EXPECT_NE(j["software"]["kernel"], live_kernel);
+    EXPECT_NE(j["cpu"]["model"], live_model);
+    EXPECT_FALSE(j["software"]["cuda_built"].get<bool>());
+    EXPECT_TRUE(j["software"]["runtime_cuda_version"].is_null());
+    EXPECT_TRUE(j["software"]["nccl_version"].is_null());
+    EXPECT_EQ(j["software"]["cuda_error"], "");
+    EXPECT_EQ(j["software"]["nvml_error"], "");
+    EXPECT_FALSE(j["recorded_root"].is_null());
+  }
+}
+
+TEST(Cli, RecordedTreeListsTheGpusOnItsBus) {
+  const std::string tree = std::string(PIPECHECK_TEST_DATA) + "/sysfs/gpu_without_driver";
+  const CliRun run = run_pipecheck({"inventory", "--json", "--sysfs-root", tree});
+  ASSERT_TRUE(run.process.ok()) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["hostname"], "nodriver");
+  ASSERT_EQ(j["gpus"].size(), 2u);
+  EXPECT_EQ(j["gpus"][0]["pci_bdf"], "0000:18:00.0");
+  EXPECT_EQ(j["gpus"][0]["seen_by"], nlohmann::json::array({"pci"}));
+  const CliRun text = run_pipecheck({"inventory", "--sysfs-root", tree});
+  EXPECT_NE(text.out.find("[0000:19:00.0]  seen on the bus only (driver: none bound)"), std::string::npos) << text.out;
 }
 
 // --only takes stages comma-separated as well as space-separated.

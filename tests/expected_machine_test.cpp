@@ -32,6 +32,7 @@ Inventory eight_gpu_node() {
     gpu.name = "NVIDIA H100 80GB HBM3";
     gpu.memory_bytes = 81559 * 1024ull * 1024;
     gpu.pcie = PcieLink{32.0, 16, 32.0, 16};
+    gpu.seen_by = {"cuda", "nvml", "pci"};
     inventory.gpus.push_back(gpu);
   }
   return inventory;
@@ -82,7 +83,8 @@ TEST(ExpectedMachine, EachDifferenceIsAFailureNamingBothSides) {
     const char* expected;
   };
   const Case cases[] = {
-      {[](Inventory& i) { i.gpus.pop_back(); }, "FAIL host: 7 GPU(s) seen, 8 expected (expected by node.conf)"},
+      {[](Inventory& i) { i.gpus.pop_back(); }, "FAIL host: 7 GPU(s) seen by the driver, 8 expected (expected by node.conf)"},
+      {[](Inventory& i) { i.gpus[5].seen_by = {"pci"}; }, "FAIL host: 7 GPU(s) seen by the driver, 8 expected"},
       {[](Inventory& i) { i.gpus[3].name = "NVIDIA A100-SXM4-80GB"; }, "model 'NVIDIA A100-SXM4-80GB', 'NVIDIA H100 80GB HBM3' expected"},
       {[](Inventory& i) { i.gpus[1].memory_bytes = 40 * kGiB; }, "40.0 GiB of memory, at least 79.0 GiB expected"},
       {[](Inventory& i) { i.gpus[2].pcie.current_width = 8; }, "PCIe link x8, x16 expected"},
@@ -156,7 +158,7 @@ TEST_F(BaselineExpectations, ABaselinesInventoryIsTheExpectedMachine) {
   EXPECT_EQ(lines(expectation_problems(e, eight_gpu_node())), "");
   Inventory lost_one = eight_gpu_node();
   lost_one.gpus.pop_back();
-  lost_one.memory.total_bytes -= 256 * kGiB;  // a DIMM gone
+  *lost_one.memory.total_bytes -= 256 * kGiB;  // a DIMM gone
   const auto problems = expectation_problems(e, lost_one);
   EXPECT_EQ(problems.size(), 2u) << lines(problems);
   EXPECT_NE(lines(problems).find("baseline " + (dir_ / "baseline.json").string()), std::string::npos);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -345,7 +347,7 @@ TEST(GpuInventory, FillsSoftwareFactsFromCudaAndNvml) {
 TEST(GpuInventory, ReadGpusOnThisMachineNeverThrows) {
   SoftwareStack stack;
   std::vector<std::string> notes;
-  const std::vector<GpuInfo> gpus = read_gpus(SysfsRoot("/"), stack, notes);
+  const std::vector<GpuInfo> gpus = read_gpus(SysfsRoot("/"), {}, stack, notes);
   EXPECT_EQ(stack.cuda_built, PIPECHECK_HAVE_CUDA == 1);
   if (gpus.empty()) {
     // No GPU: each missing part says why.
@@ -366,6 +368,93 @@ TEST(GpuInventory, ReadGpusOnThisMachineNeverThrows) {
       EXPECT_EQ(gpu.uuid.rfind("GPU-", 0), 0u) << gpu.uuid;
     }
   }
+}
+
+TEST(GpuInventory, SeenByRecordsWhoListsEachGpu) {
+  std::vector<std::string> notes;
+  const auto gpus = merge_gpu_facts(cuda_report({cuda_device(0, 0x17, "H100")}),
+                                    nvml_report({nvml_device("00000000:17:00.0", "GPU-a"),
+                                                 nvml_device("00000000:65:00.0", "GPU-b")}),
+                                    notes);
+  ASSERT_EQ(gpus.size(), 2u);
+  EXPECT_EQ(gpus[0].seen_by, (std::vector<std::string>{"cuda", "nvml"}));
+  EXPECT_EQ(gpus[1].seen_by, std::vector<std::string>{"nvml"});
+}
+
+TEST(GpuInventory, BusGpusJoinByBusIdOrAreAppended) {
+  std::vector<std::string> notes;
+  std::vector<GpuInfo> gpus = merge_gpu_facts(cuda_report({cuda_device(0, 0x17, "H100")}), NvmlReport{}, notes);
+  GpuInfo known;
+  known.pci_bdf = "0000:17:00.0";
+  known.seen_by = {"pci"};
+  known.pci_driver = "nvidia";
+  known.pci_device_id = 0x2330;
+  GpuInfo unseen = known;
+  unseen.pci_bdf = "0000:65:00.0";
+  unseen.pci_driver = "";
+  unseen.name = "NVIDIA GPU [10de:2330]";
+  add_bus_gpus(gpus, {known, unseen});
+  ASSERT_EQ(gpus.size(), 2u);
+  EXPECT_EQ(gpus[0].seen_by, (std::vector<std::string>{"cuda", "pci"}));
+  EXPECT_EQ(gpus[0].pci_driver, "nvidia");
+  EXPECT_EQ(gpus[0].pci_device_id, std::optional<unsigned>(0x2330));
+  EXPECT_EQ(gpus[1].pci_bdf, "0000:65:00.0");
+  EXPECT_EQ(gpus[1].seen_by, std::vector<std::string>{"pci"});
+  EXPECT_EQ(gpus[1].cuda_index, -1);
+}
+
+TEST(GpuInventory, ABusGpuTheDriverDoesNotListIsNoted) {
+  // The live collector with a GPU the bus lists at an address no CUDA or NVML device has.
+  GpuInfo bus_gpu;
+  bus_gpu.pci_bdf = "00fe:ff:1f.0";
+  bus_gpu.seen_by = {"pci"};
+  SoftwareStack stack;
+  std::vector<std::string> notes;
+  const std::vector<GpuInfo> gpus = read_gpus(SysfsRoot("/"), {bus_gpu}, stack, notes);
+  const auto found = std::find_if(gpus.begin(), gpus.end(), [](const GpuInfo& g) { return g.pci_bdf == "00fe:ff:1f.0"; });
+  ASSERT_NE(found, gpus.end());
+  EXPECT_EQ(found->seen_by, std::vector<std::string>{"pci"});
+  EXPECT_NE(joined(notes).find("GPU 00fe:ff:1f.0 is on the PCI bus but neither CUDA nor NVML sees it (driver bound: none)"),
+            std::string::npos)
+      << joined(notes);
+}
+
+TEST(GpuInventory, NoDriverAtAllIsSaidSo) {
+  const std::string insufficient = "CUDA driver version is insufficient for CUDA runtime version";
+  EXPECT_EQ(explain_cuda_error(insufficient, false), "no NVIDIA driver (libcuda.so.1 not found)");
+  EXPECT_EQ(explain_cuda_error(insufficient, true), insufficient);  // a driver, but too old
+  EXPECT_EQ(explain_cuda_error("no CUDA-capable device is detected", false), "no CUDA-capable device is detected");
+}
+
+TEST(GpuInventory, DeviceMinorFromTheDriver) {
+  const fs::path root = fs::temp_directory_path() / ("pipecheck-minor-" + std::to_string(::getpid()));
+  fs::create_directories(root / "proc/driver/nvidia/gpus/0000:17:00.0");
+  std::ofstream(root / "proc/driver/nvidia/gpus/0000:17:00.0/information")
+      << "Model: \t\t NVIDIA H100 80GB HBM3\nIRQ:   \t\t 123\nGPU UUID: \t GPU-a\nDevice Minor: \t 3\n";
+  EXPECT_EQ(nvidia_device_minor(SysfsRoot(root), "0000:17:00.0"), std::optional<int>(3));
+  EXPECT_FALSE(nvidia_device_minor(SysfsRoot(root), "0000:65:00.0").has_value());
+  fs::remove_all(root);
+}
+
+TEST(GpuInventory, NvlinkGenerationFromComputeCapabilityWhereNvmlDisagrees) {
+  EXPECT_EQ(nvlink_generation_of_cc(9, 0), std::optional<int>(4));
+  EXPECT_EQ(nvlink_generation_of_cc(10, 3), std::optional<int>(5));
+  EXPECT_FALSE(nvlink_generation_of_cc(8, 6).has_value());  // GA102 boards differ
+  std::vector<std::string> notes;
+  // A driver that answers the generation itself (4) where the codes mean "3.0".
+  NvmlGpuFacts old_code = nvml_device("00000000:17:00.0", "GPU-a");
+  old_code.nvlink_version_code = 4;
+  const auto gpus = merge_gpu_facts(cuda_report({cuda_device(0, 0x17, "H100")}), nvml_report({old_code}), notes);
+  EXPECT_EQ(gpus[0].nvlink.version, std::optional<int>(4));
+  EXPECT_EQ(gpus[0].nvlink.version_source, "compute capability");
+  EXPECT_EQ(gpus[0].nvlink.nvml_version_code, std::optional<int>(4));
+  EXPECT_NE(joined(notes).find("NVML's NVLink version code 4 reads as NVLink 3"), std::string::npos) << joined(notes);
+  // Where they agree NVML's stays, and nothing is said.
+  notes.clear();
+  const auto agree = merge_gpu_facts(cuda_report({cuda_device(0, 0x17, "H100")}),
+                                     nvml_report({nvml_device("00000000:17:00.0", "GPU-a")}), notes);
+  EXPECT_EQ(agree[0].nvlink.version_source, "NVML");
+  EXPECT_EQ(joined(notes).find("NVLink version code"), std::string::npos);
 }
 
 }  // namespace

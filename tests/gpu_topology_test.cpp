@@ -146,12 +146,51 @@ TEST(GpuTopology, UnknownDevicesAndWidths) {
   EXPECT_EQ(nvlink_width("NVx"), std::nullopt);
 }
 
+TEST(GpuTopology, NvmlLevelsInNvidiaSmiWords) {
+  EXPECT_EQ(nvml_topology_word(0), std::optional<std::string>("PIX"));  // two GPUs of one board
+  EXPECT_EQ(nvml_topology_word(10), std::optional<std::string>("PIX"));
+  EXPECT_EQ(nvml_topology_word(20), std::optional<std::string>("PXB"));
+  EXPECT_EQ(nvml_topology_word(30), std::optional<std::string>("PHB"));
+  EXPECT_EQ(nvml_topology_word(40), std::optional<std::string>("NODE"));
+  EXPECT_EQ(nvml_topology_word(50), std::optional<std::string>("SYS"));
+  EXPECT_FALSE(nvml_topology_word(15).has_value());
+  EXPECT_FALSE(nvml_topology_word(-1).has_value());
+}
+
+TEST(GpuTopology, NvmlRelationWinsOverThePath) {
+  // NVML knows switches sysfs does not show (a board's own, or one a hypervisor hides).
+  PairRelations nvml;
+  nvml[{"0000:03:00.0", "0000:07:00.0"}] = "PIX";
+  const Topology t = derive_topology(two_sockets(), four_gpus(), {}, {}, nvml);
+  EXPECT_EQ(t.matrix[0][1], "PIX");
+  EXPECT_EQ(t.matrix[1][0], "PIX");
+  EXPECT_EQ(t.matrix[0][2], "PHB");  // not in NVML's answers: the PCI tree's relation
+}
+
+TEST(GpuTopology, PciTreeRecordsGiveThePath) {
+  // The inventory's PCI records (hwloc's tree) are the place of a device; sysfs only for the rest.
+  PciDevice first;
+  first.bdf = "0000:03:00.0";
+  first.upstream = {"pci0000:00", "0000:00:01.0", "0000:01:00.0", "0000:02:08.0"};
+  PciDevice second = first;
+  second.bdf = "0000:08:00.0";
+  const Topology t = derive_topology(two_sockets(), four_gpus(), {}, {first, second});
+  EXPECT_EQ(t.matrix[0][2], "PIX");  // both below 0000:01:00.0 in the records, PHB by sysfs
+}
+
+TEST(GpuTopology, RecordedTreeWithGpusOnTheBus) {
+  const SysfsRoot sys(std::string(PIPECHECK_TEST_DATA) + "/sysfs/gpu_without_driver");
+  const Topology t = derive_topology(sys, {gpu_at("0000:18:00.0"), gpu_at("0000:19:00.0")}, {});
+  EXPECT_EQ(t.matrix[0][1], "PIX");
+}
+
 TEST(GpuTopology, NothingFromAnNvmlThatIsNotLoaded) {
   std::vector<GpuInfo> gpus = four_gpus();
   std::vector<std::string> notes;
   const NvmlLibrary missing("/nonexistent/libnvidia-ml.so.1");
   add_nvlink_remotes(missing, gpus, notes);
   EXPECT_TRUE(gpus[0].nvlink.remotes.empty());
+  EXPECT_TRUE(nvml_pcie_relations(missing, gpus, notes).empty());
   EXPECT_TRUE(notes.empty());
 }
 

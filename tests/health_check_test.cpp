@@ -88,21 +88,27 @@ Inventory inventory_with(std::vector<std::string> bdfs) {
     gpu.pci_bdf = bdf;
     gpu.cuda_index = static_cast<int>(inventory.gpus.size());
     gpu.name = "NVIDIA H100 80GB HBM3";
+    gpu.seen_by = {"cuda", "nvml", "pci"};
     inventory.gpus.push_back(gpu);
   }
   return inventory;
 }
 
+// The judge's verdict (reports/inventory_verdicts): a GPU only the PCI bus lists fails, and it is
+// not counted among the GPUs the driver sees; one reserved for a VM (vfio-pci) is not a fault.
 TEST(HealthCheck, AGpuOnTheBusTheDriverDoesNotSeeFails) {
-  const Inventory inventory = inventory_with({"0000:17:00.0"});
-  const std::vector<BusGpu> bus = {{"0000:17:00.0", "nvidia"}, {"0000:2a:00.0", "nvidia"}, {"0000:3b:00.0", ""}};
-  const auto problems = inventory_problems(inventory, bus, default_profile());
-  ASSERT_EQ(problems.size(), 2u) << lines(problems);
-  EXPECT_EQ(problem_line(problems[0]),
-            "FAIL gpu 0000:2a:00.0: on the PCI bus but not seen by the NVIDIA driver (bound to nvidia)");
-  EXPECT_EQ(problem_line(problems[1]),
-            "FAIL gpu 0000:3b:00.0: on the PCI bus but not seen by the NVIDIA driver (no driver bound)");
-  EXPECT_TRUE(inventory_problems(inventory, {{"0000:17:00.0", "nvidia"}}, default_profile()).empty());
+  Inventory inventory = inventory_with({"0000:17:00.0", "0000:2a:00.0", "0000:3b:00.0"});
+  inventory.gpus[1].seen_by = {"pci"};
+  inventory.gpus[1].pci_driver = "nvidia";
+  inventory.gpus[2].seen_by = {"pci"};
+  inventory.gpus[2].pci_driver = "vfio-pci";
+  const auto problems = inventory_problems(inventory, default_profile());
+  ASSERT_EQ(problems.size(), 1u) << lines(problems);
+  EXPECT_TRUE(has_text(problems, "FAIL GPU 0000:2a:00.0 on the PCI bus: on the bus but not seen by the driver"))
+      << lines(problems);
+  EXPECT_EQ(driver_gpu_count(inventory), 1);
+  inventory.gpus[1].seen_by = {"cuda", "nvml", "pci"};
+  EXPECT_TRUE(inventory_problems(inventory, default_profile()).empty()) << lines(inventory_problems(inventory, default_profile()));
 }
 
 TEST(HealthCheck, TheJudgesInventoryFailuresCountWarningsDoNot) {
@@ -111,7 +117,7 @@ TEST(HealthCheck, TheJudgesInventoryFailuresCountWarningsDoNot) {
   inventory.gpus[1].pcie = PcieLink{2.5, 16, 32.0, 16};    // slower at idle: power saving, a warn
   inventory.software.driver_cuda_version = 12040;
   inventory.software.runtime_cuda_version = 13000;          // the driver is older than the runtime
-  const auto problems = inventory_problems(inventory, {}, default_profile());
+  const auto problems = inventory_problems(inventory, default_profile());
   EXPECT_EQ(problems.size(), 2u) << lines(problems);
   EXPECT_TRUE(has_text(problems, "fewer lanes")) << lines(problems);
   EXPECT_TRUE(has_text(problems, "driver supports CUDA 12.4")) << lines(problems);

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/errors.hpp"
 #include "reports/report.hpp"
 
 namespace pipecheck {
@@ -14,7 +15,7 @@ Inventory sample_inventory() {
   Inventory inv;
   inv.hostname = "gpu-node-07";
   inv.collected_utc = "2026-11-30T08:00:00Z";
-  inv.cpu = {"AMD EPYC 9654 96-Core Processor", 2, 192, 384, 2, 384 << 20};
+  inv.cpu = {"AMD EPYC 9654 96-Core Processor", 2, 192, 384, 2, 384 << 20, {}, ""};
   inv.memory.total_bytes = 1ull << 40;
   inv.memory.dimms.push_back({"DIMM_A1", 64ull << 30, 4800, 64, "DDR5"});
   inv.memory.memory_channels = 24;
@@ -55,6 +56,31 @@ Inventory sample_inventory() {
   inv.software.container_evidence = "/.dockerenv";
   inv.software.nvidia_device_nodes = {"/dev/nvidia0", "/dev/nvidiactl"};
   inv.notes = {"a note"};
+  inv.cpu.caches = {{3, "unified", 32u << 20, 24, 384u << 20}};
+  inv.cpu.source = "hwloc 2.9.0";
+  inv.cpu_allowance.online = 384;
+  inv.cpu_allowance.affinity = 64;
+  inv.cpu_allowance.quota_cpus = 16.0;
+  inv.cpu_allowance.quota_source = "/sys/fs/cgroup/job/cpu.max = 1600000 100000";
+  inv.memory.total_source = "/proc/meminfo MemTotal";
+  inv.memory.nodes = {{0, 192, 512ull << 30, ""}, {2, 0, 96ull << 30, "0009:01:00.0"}};
+  inv.gpus[0].seen_by = {"cuda", "nvml", "pci"};
+  inv.gpus[0].pci_driver = "nvidia";
+  inv.gpus[0].pci_device_id = 0x2335;
+  inv.gpus[0].device_minor = 0;
+  inv.gpus[0].nvlink.version_source = "NVML";
+  PciDevice nic;
+  nic.bdf = "10000:01:00.0";
+  nic.vendor_id = 0x15b3;
+  nic.device_id = 0x1021;
+  nic.class_code = 0x020700;
+  nic.kind = "nic";
+  nic.numa_node = 1;
+  nic.local_cpus = "96-191";
+  nic.link_gbps = 63.0;
+  nic.upstream = {"pci0000:80", "0000:80:01.0"};
+  nic.source = "sysfs";
+  inv.pci = {nic};
   return inv;
 }
 
@@ -66,6 +92,53 @@ TEST(InventoryJson, RoundTripIsExact) {
   EXPECT_EQ(back.gpus.at(0).name, "NVIDIA H200");
   EXPECT_EQ(back.disks.at(1).kind, DiskKind::virtual_disk);
   EXPECT_EQ(*back.memory.memory_channels, 24);
+}
+
+TEST(InventoryJson, NewFactsRoundTrip) {
+  const Inventory back = json(sample_inventory()).get<Inventory>();
+  EXPECT_EQ(back.schema_version, kInventorySchemaVersion);
+  EXPECT_EQ(back.cpu_allowance.usable(), 16);
+  EXPECT_EQ(back.memory.nodes.at(1).gpu_bdf, "0009:01:00.0");
+  EXPECT_EQ(back.pci.at(0).bdf, "10000:01:00.0");
+  EXPECT_EQ(back.gpus.at(0).seen_by.size(), 3u);
+  const json j = sample_inventory();
+  EXPECT_EQ(j["cpu_allowance"]["usable"], 16);
+  EXPECT_TRUE(j["cpu_allowance"]["limited"].get<bool>());
+  EXPECT_TRUE(j["recorded_root"].is_null());
+}
+
+TEST(InventoryJson, UnknownCountsAreNull) {
+  Inventory inv = sample_inventory();
+  inv.cpu.sockets.reset();
+  inv.memory.total_bytes.reset();
+  const json j = inv;
+  EXPECT_TRUE(j["cpu"]["sockets"].is_null());
+  EXPECT_TRUE(j["memory"]["total_bytes"].is_null());
+  EXPECT_FALSE(j.get<Inventory>().cpu.sockets.has_value());
+}
+
+// Version 1 files wrote 0 for what they did not know, and lacked the newer sections.
+TEST(InventoryJson, ReadsVersionOne) {
+  json j = sample_inventory();
+  j["version"] = 1;
+  j["cpu"]["sockets"] = 0;
+  j["memory"]["total_bytes"] = 0;
+  for (const char* key : {"cpu_allowance", "pci", "recorded_root"}) j.erase(key);
+  j["cpu"].erase("caches");
+  j["memory"].erase("nodes");
+  j["gpus"][0].erase("seen_by");
+  const Inventory old = j.get<Inventory>();
+  EXPECT_FALSE(old.cpu.sockets.has_value());
+  EXPECT_EQ(old.cpu.physical_cores, std::optional<int>(192));
+  EXPECT_FALSE(old.memory.total_bytes.has_value());
+  EXPECT_TRUE(old.pci.empty());
+  EXPECT_TRUE(old.gpus[0].seen_by.empty());
+}
+
+TEST(InventoryJson, RefusesANewerVersion) {
+  json j = sample_inventory();
+  j["version"] = kInventorySchemaVersion + 1;
+  EXPECT_THROW(j.get<Inventory>(), UsageError);
 }
 
 TEST(InventoryJson, DerivedFactsAreWritten) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 
@@ -210,6 +211,47 @@ TEST(Smbios, ReadsTheTableUnderASysfsRoot) {
 
 TEST(Smbios, MissingTableGivesNoModules) {
   EXPECT_TRUE(read_smbios_memory_devices(SysfsRoot("/nonexistent-pipecheck-root")).empty());
+  const SmbiosMemory none = read_smbios_memory(SysfsRoot("/nonexistent-pipecheck-root"));
+  EXPECT_EQ(none.why_none, "no SMBIOS table in the recorded tree (/sys/firmware/dmi/tables/DMI)");
+}
+
+// Kernels whose firmware table file is absent still list each structure under dmi-sysfs:
+// /sys/firmware/dmi/entries/<type>-<instance>/raw, the structure with its strings.
+TEST(Smbios, ReadsTheEntriesWhenTheTableIsAbsent) {
+  const auto root = std::filesystem::temp_directory_path() / ("pipecheck-smbios-entries-" + std::to_string(::getpid()));
+  const auto entries = root / "sys/firmware/dmi/entries";
+  auto write_entry = [&](const std::string& name, const TableBuilder& record) {
+    std::filesystem::create_directories(entries / name);
+    std::ofstream(entries / name / "raw", std::ios::binary) << record.bytes();
+  };
+  TableBuilder a1, empty_slot, b1, bios;
+  memory_device(a1, "DIMM_A1", 0x7FFF, 4800, 4800, 0x22).dword(0x1C, 32768);  // 32 GiB: extended size
+  memory_device(empty_slot, "DIMM_A2", 0, 0, 0, 0x02);
+  memory_device(b1, "DIMM_B1", 16384, 4800, 4400, 0x22);
+  write_entry("17-0", a1);
+  write_entry("17-1", empty_slot);
+  write_entry("17-2", b1);
+  write_entry("0-0", bios_record({}));  // not a memory device: not read
+
+  const SmbiosMemory memory = read_smbios_memory(SysfsRoot(root));
+  std::filesystem::remove_all(root);
+  ASSERT_EQ(memory.dimms.size(), 2u);
+  EXPECT_EQ(memory.dimms[0].locator, "DIMM_A1");
+  EXPECT_EQ(memory.dimms[0].size_bytes, 32 * kGiB);
+  EXPECT_EQ(memory.dimms[1].locator, "DIMM_B1");
+  EXPECT_EQ(memory.dimms[1].speed_mts, std::optional<int>(4400));
+  EXPECT_EQ(memory.source, "/sys/firmware/dmi/entries/17-*/raw");
+}
+
+TEST(Smbios, SaysWhyTheTableIsUnreadable) {
+  EXPECT_EQ(smbios_unreadable_reason(EACCES, true, false), "SMBIOS table readable by root only: run as root to list the DIMMs");
+  // As root "needs root" would be false: the table is kept away.
+  const std::string as_root = smbios_unreadable_reason(EACCES, true, true);
+  EXPECT_EQ(as_root.find("root only"), std::string::npos);
+  EXPECT_NE(as_root.find("even as root"), std::string::npos);
+  EXPECT_NE(as_root.find("container"), std::string::npos);
+  EXPECT_NE(smbios_unreadable_reason(ENOENT, true, true).find("no SMBIOS table"), std::string::npos);
+  EXPECT_NE(smbios_unreadable_reason(ENOENT, false, true).find("recorded tree"), std::string::npos);
 }
 
 }  // namespace

@@ -3,6 +3,11 @@
 #include "inventory/nccl_version.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "pipecheck_config.hpp"
 
@@ -66,7 +71,7 @@ TEST(SoftwareStack, ParsesNvrmVersionLines) {
 }
 
 TEST(SoftwareStack, NcclVersionMatchesTheBuild) {
-  const SoftwareStack stack = read_software_stack(recorded("bare_host"));
+  const SoftwareStack stack = read_software_stack(SysfsRoot("/"));  // NCCL is asked on this machine only
   EXPECT_EQ(stack.nccl_built, PIPECHECK_HAVE_NCCL == 1);
   if (!stack.nccl_built) {
     EXPECT_FALSE(stack.nccl_version.has_value());
@@ -84,6 +89,28 @@ TEST(SoftwareStack, AMissingNcclLibraryIsAReason) {
   EXPECT_NE(absent.error.find("libnccl2"), std::string::npos) << absent.error;
   const NcclVersion not_nccl = query_nccl_version("libm.so.6");
   EXPECT_EQ(not_nccl.error, "libm.so.6 lacks ncclGetVersion (not NCCL)");
+}
+
+TEST(SoftwareStack, RecordedTreeHasNoNcclOrEnvironmentOfThisHost) {
+  ::setenv("CUDA_VISIBLE_DEVICES", "0", 1);
+  const SoftwareStack stack = read_software_stack(recorded("bare_host"));
+  ::unsetenv("CUDA_VISIBLE_DEVICES");
+  EXPECT_FALSE(stack.nccl_built);
+  EXPECT_FALSE(stack.nccl_version.has_value());
+  EXPECT_FALSE(stack.cuda_visible_devices.has_value());
+}
+
+TEST(SoftwareStack, RecordedHostName) {
+  const auto root = std::filesystem::temp_directory_path() / ("pipecheck-hostname-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(root / "proc/sys/kernel");
+  EXPECT_EQ(recorded_hostname(SysfsRoot(root)), "unknown");
+  // hwloc-gather-topology keeps the machine's uname in the tree.
+  std::ofstream(root / "proc/hwloc-nofile-info") << "OSName: Linux\nOSRelease: 4.18.0-348.el8.ppc64le\nHostName: p9node\n";
+  EXPECT_EQ(recorded_hostname(SysfsRoot(root)), "p9node");
+  EXPECT_EQ(read_software_stack(SysfsRoot(root)).kernel, "4.18.0-348.el8.ppc64le");
+  std::ofstream(root / "proc/sys/kernel/hostname") << "gpu-node-07\n";
+  EXPECT_EQ(recorded_hostname(SysfsRoot(root)), "gpu-node-07");
+  std::filesystem::remove_all(root);
 }
 
 TEST(SoftwareStack, FormatsVersions) {

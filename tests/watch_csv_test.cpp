@@ -29,9 +29,10 @@ WatchSample full_sample() {
   g.pcie_tx_mbs = 12.5;
   g.throttle_mask = 0x4 | 0x40;
   s.gpus.push_back(g);
-  s.job = JobWatch{3, 41, 123.4, 56.78, 2, 2, 99.5, 100, "python:4242", 180.25};
-  s.procs.push_back(ProcWatch{4242, "python", 99.5, 50.5, 30, 1, 99.5, 100, "python:4242", 0.5});
-  s.procs.push_back(ProcWatch{4250, "pt_data_worker", 23.9, 6.28, 11, 1, 20.0, 55, "pt_data_worker:4250", std::nullopt});
+  s.job = JobWatch{3, 41, 123.4, 56.78, 2, 2, 99.5, 100, "python:4242", 180.25, 12.5, 64.5, 61.5, "python:4251"};
+  s.procs.push_back(ProcWatch{4242, "python", 99.5, 50.5, 30, 1, 99.5, 100, "python:4242", 0.5, 2.5, 3.0});
+  s.procs.push_back(
+      ProcWatch{4250, "pt_data_worker", 23.9, 6.28, 11, 1, 20.0, 55, "pt_data_worker:4250", std::nullopt, 10, std::nullopt});
   s.host.cpu_pct = 54.3;
   s.host.iowait_pct = 2.1;
   s.host.core_pct = {100, 9};
@@ -68,6 +69,35 @@ TEST(WatchCsv, RoundTripsEverySource) {
   EXPECT_TRUE(r.disks[0].job);
   EXPECT_DOUBLE_EQ(r.disks[0].util_pct, 96.5);
   EXPECT_DOUBLE_EQ(r.disks[0].aqu_sz, 1.25);
+  EXPECT_DOUBLE_EQ(r.job.run_wait_pct, 12.5);
+  EXPECT_DOUBLE_EQ(*r.job.io_blocked_pct, 64.5);
+  EXPECT_DOUBLE_EQ(r.job.top_blocked_pct, 61.5);
+  EXPECT_EQ(r.job.top_blocked_thread, "python:4251");
+  EXPECT_DOUBLE_EQ(*r.procs[0].io_blocked_pct, 3.0);
+  EXPECT_FALSE(r.procs[1].io_blocked_pct);
+  EXPECT_DOUBLE_EQ(r.procs[1].run_wait_pct, 10);
+}
+
+// A watch.csv written before the run-queue and blocked-on-I/O columns: read, those absent.
+TEST(WatchCsv, ReadsAFileOfTheOlderColumns) {
+  const std::string header = watch_csv_header();
+  const std::string older_header = header.substr(0, header.find(",run_wait_pct"));
+  std::string rows;
+  for (const std::string& line : {std::string("2026-11-30T09:00:01.000Z,1.000,job,,,,,,,,,,,,,101.0,1.01,1,9,1,1,97.0,"
+                                             "100.0,python:4242,0.00,,,,,,,,"),
+                                 std::string("2026-11-30T09:00:01.000Z,1.000,host,,,,,,,,,,,,,7.0,,,,,,,,,,,,,,,,"
+                                             "0.5,100|3")}) {
+    rows += line + "\n";
+  }
+  const ParsedWatchCsv parsed = parse_watch_csv(older_header + "\n" + rows);
+  ASSERT_TRUE(parsed.errors.empty()) << parsed.errors.front();
+  ASSERT_EQ(parsed.samples.size(), 1u);
+  EXPECT_DOUBLE_EQ(parsed.samples[0].job.cpu_pct, 101.0);
+  EXPECT_FALSE(parsed.samples[0].job.io_blocked_pct);
+  EXPECT_DOUBLE_EQ(parsed.samples[0].job.run_wait_pct, 0);
+  // A row of the newer width under the older header is a bad row.
+  const ParsedWatchCsv mixed = parse_watch_csv(older_header + "\n" + format_watch_sample(full_sample()));
+  EXPECT_FALSE(mixed.errors.empty());
 }
 
 // A process named `my,pr"oc` (and a thread of it) is quoted as RFC 4180 says, read back as itself,

@@ -38,7 +38,7 @@ TEST(WatchPeriodicity, StartUpAndShutDownAreNotEpisodes) {
     s.t.push_back(i);
     s.v.push_back(i < 5 || i > 25 ? 0 : 80);
   }
-  EXPECT_TRUE(idle_episodes(s.t, s.v, 5).empty());
+  EXPECT_TRUE(idle_episodes(s.t, s.v).empty());
   EXPECT_FALSE(find_periodic_idle(s.t, s.v).found);
 }
 

@@ -37,6 +37,33 @@ TEST(WatchProcessTree, ParsesStatWithParenthesesInTheName) {
   EXPECT_EQ(stat->starttime, 98765u);
 }
 
+TEST(WatchProcessTree, ReadsTheDelayAccountingBlkioTicks) {
+  // A thread of a cold reader, as /proc/PID/task/TID/stat shows it (kernel 6.1): field 42 holds
+  // delayacct_blkio_ticks.
+  const std::string line =
+      "6001 (python3) D 5999 6001 5999 34816 6001 4194304 2051 0 0 0 312 95 0 0 20 0 1 0 98765 "
+      "31514624 4104 18446744073709551615 94625 94630 140731 0 0 0 0 16781312 2 1 0 0 17 1 0 0 737 0 0 "
+      "94632 94633 94634 140735 140736 140736 140737 0\n";
+  const auto stat = parse_task_stat(line);
+  ASSERT_TRUE(stat);
+  EXPECT_EQ(stat->state, 'D');
+  EXPECT_EQ(stat->blkio_ticks, 737u);
+  // An old kernel's shorter line: not reported, not zero.
+  EXPECT_FALSE(parse_task_stat("12 (sh) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22\n")->blkio_ticks);
+}
+
+TEST(WatchProcessTree, DelayAccountingSwitch) {
+  const auto dir = watch_test::scratch("delayacct");
+  const SysfsRoot root(dir);
+  EXPECT_FALSE(delay_accounting_on(root)) << "no switch (a kernel before 5.14): thread states";
+  std::filesystem::create_directories(dir / "proc/sys/kernel");
+  std::ofstream(dir / "proc/sys/kernel/task_delayacct") << "0\n";
+  EXPECT_FALSE(delay_accounting_on(root));
+  std::ofstream(dir / "proc/sys/kernel/task_delayacct") << "1\n";
+  EXPECT_TRUE(delay_accounting_on(root));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(WatchProcessTree, RejectsTruncatedStat) {
   EXPECT_FALSE(parse_task_stat("12 (sh) S 1 2 3"));
   EXPECT_FALSE(parse_task_stat("garbage"));
@@ -116,6 +143,9 @@ struct FakeProcess {
   std::uint64_t utime = 0;   // own ticks
   std::uint64_t cutime = 0;  // reaped children's ticks
   std::string comm = "python3";
+  char state = 'S';
+  std::uint64_t blkio_ticks = 0;  // field 42
+  std::uint64_t wait_ns = 0;      // schedstat: runnable, not on a CPU
 };
 
 // A /proc the test rewrites between samples: only the files the sampler reads.
@@ -138,9 +168,12 @@ class FakeProc {
   static std::string stat_line(const FakeProcess& p) {
     // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
     // utime stime cutime cstime priority nice num_threads itrealvalue starttime vsize
-    return std::to_string(p.pid) + " (" + p.comm + ") S " + std::to_string(p.ppid) + " 1 1 0 -1 0 0 0 0 0 " +
-           std::to_string(p.utime) + " 0 " + std::to_string(p.cutime) + " 0 20 0 1 0 " +
-           std::to_string(p.starttime) + " 0\n";
+    // ... vsize (23) and 18 more zeros to delayacct_blkio_ticks (42).
+    std::string line = std::to_string(p.pid) + " (" + p.comm + ") " + p.state + " " + std::to_string(p.ppid) +
+                       " 1 1 0 -1 0 0 0 0 0 " + std::to_string(p.utime) + " 0 " + std::to_string(p.cutime) +
+                       " 0 20 0 1 0 " + std::to_string(p.starttime);
+    for (int field = 23; field < 42; ++field) line += " 0";
+    return line + " " + std::to_string(p.blkio_ticks) + "\n";
   }
   static void put(const fs::path& file, const std::string& text) {
     fs::create_directories(file.parent_path());
@@ -153,8 +186,14 @@ class FakeProc {
     FakeProcess thread = p;
     thread.cutime = 0;
     put(task / "stat", stat_line(thread));
-    put(task / "schedstat", "0 0 0\n");
+    put(task / "schedstat", "0 " + std::to_string(p.wait_ns) + " 0\n");
   }
+
+ public:
+  // Rewrites one process's thread (its state between samples).
+  void rewrite(const FakeProcess& p) { write(p); }
+
+ private:
 
   fs::path root_;
 };
@@ -289,6 +328,65 @@ TEST(ProcessTreeFakeProc, ProcessLeavingTheTreeAliveKeepsWhatItUsed) {
   EXPECT_DOUBLE_EQ(reading.job.cpu_s, ticks_s(5 + 2));
   proc.show({root_process(115, 12), {200, 1, 2000, 1000}});
   EXPECT_DOUBLE_EQ(sampler.sample(at(2)).job.cpu_s, ticks_s(5 + 2 + 10));
+}
+
+// ---- blocked on I/O and run-queue wait, per thread
+
+TEST(ProcessTreeFakeProc, ThreadStatesLookedAtBetweenSamplesGiveTheBlockedShare) {
+  FakeProc proc("states");
+  FakeProcess reader = root_process(100);
+  proc.show({reader});
+  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
+  EXPECT_EQ(sampler.blocked_source(), BlockedSource::thread_states);
+  sampler.sample(at(0));
+  // Ten looks a second: blocked in 4 of them, and running at the sample itself.
+  reader.state = 'D';
+  proc.rewrite(reader);
+  for (int look = 0; look < 4; ++look) sampler.look_at_thread_states();
+  reader.state = 'R';
+  proc.rewrite(reader);
+  for (int look = 0; look < 5; ++look) sampler.look_at_thread_states();
+  const ProcessTreeReading reading = sampler.sample(at(1));
+  ASSERT_TRUE(reading.job.io_blocked_pct);
+  EXPECT_DOUBLE_EQ(*reading.job.io_blocked_pct, 40.0);
+  EXPECT_DOUBLE_EQ(reading.job.top_blocked_pct, 40.0);
+  EXPECT_EQ(reading.job.top_blocked_thread, "torchrun:100");
+  ASSERT_EQ(reading.procs.size(), 1u);
+  EXPECT_DOUBLE_EQ(*reading.procs[0].io_blocked_pct, 40.0);
+  // The looks start again each sample: nothing blocked in the next interval.
+  EXPECT_DOUBLE_EQ(*sampler.sample(at(2)).job.io_blocked_pct, 0.0);
+  EXPECT_DOUBLE_EQ(sampler.top_threads(1).front().blocked_s, 0.4);
+}
+
+TEST(ProcessTreeFakeProc, DelayAccountingCountsEveryBlockedTick) {
+  FakeProc proc("delayacct-ticks");
+  FakeProcess reader = root_process(100);
+  reader.blkio_ticks = 1000;  // before the watch: not counted
+  proc.show({reader});
+  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
+  sampler.use_delay_accounting(true);
+  sampler.sample(at(0));
+  const long per_s = sysconf(_SC_CLK_TCK);
+  reader.blkio_ticks += static_cast<std::uint64_t>(per_s) * 13 / 20;  // 0.65 s of the 2 s
+  reader.state = 'S';  // what a look would have seen does not matter
+  proc.rewrite(reader);
+  const ProcessTreeReading reading = sampler.sample(at(2));
+  ASSERT_TRUE(reading.job.io_blocked_pct);
+  EXPECT_NEAR(*reading.job.io_blocked_pct, 32.5, 0.6);
+}
+
+TEST(ProcessTreeFakeProc, RunQueueWaitIsSummedOverThreads) {
+  FakeProc proc("run-wait");
+  FakeProcess root = root_process(100);
+  FakeProcess worker{200, root_pid, 2000, 10};
+  proc.show({root, worker});
+  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
+  sampler.sample(at(0));
+  root.wait_ns = 300'000'000;    // 0.3 s of the second runnable without a CPU
+  worker.wait_ns = 450'000'000;  // 0.45 s
+  proc.show({root, worker});
+  const ProcessTreeReading reading = sampler.sample(at(1));
+  EXPECT_NEAR(reading.job.run_wait_pct, 75.0, 1e-9);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <sys/sysmacros.h>
 
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -48,14 +49,22 @@ TEST(WatchSession, SingleThreadedCpuBoundCommand) {
   EXPECT_EQ(r.stopped_by, "job_exited");
   EXPECT_EQ(r.job_ending, "exit code 124");
   ASSERT_TRUE(r.verdict.headline) << err.str();
-  EXPECT_EQ(r.verdict.headline->rule, "cpu_single_thread") << rules_fired(r) << err.str();
+  // On a machine that other work keeps busy (a build beside the tests), the loop waits for a
+  // CPU most of the time, and the verdict names that first; single-threaded it stays.
+  const bool contended = r.verdict.headline->rule == "cpu_contention";
+  if (!contended) {
+    EXPECT_EQ(r.verdict.headline->rule, "cpu_single_thread") << rules_fired(r) << err.str();
+  }
+  EXPECT_NE(rules_fired(r).find("cpu_single_thread:"), std::string::npos) << rules_fired(r);
   EXPECT_NE(r.analysis.job.top_thread.find("sh:"), std::string::npos);
   EXPECT_TRUE(fs::exists(outcome.json_path));
   EXPECT_TRUE(fs::exists(outcome.html_path));
   const ParsedWatchCsv csv = parse_watch_csv(read_file(outcome.csv_path));
   EXPECT_TRUE(csv.errors.empty());
   EXPECT_EQ(csv.samples.size(), outcome.samples.size());
-  EXPECT_NE(err.str().find("verdict: single-threaded CPU bound"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find(contended ? "\n  single-threaded CPU bound\n" : "verdict: single-threaded CPU bound"),
+            std::string::npos)
+      << err.str();
   EXPECT_NE(err.str().find("GPU sampling off: GPU columns empty"), std::string::npos);
   fs::remove_all(dir);
 }
@@ -70,7 +79,9 @@ TEST(WatchSession, OrphanedWorkersStayInTheJob) {
   EXPECT_EQ(outcome.exit_code, 0);
   double job_cpu_s = 0;
   for (const auto& sample : outcome.samples) job_cpu_s = std::max(job_cpu_s, sample.job.cpu_s);
-  EXPECT_GT(job_cpu_s, 0.5) << "the orphaned busy loop (2 s of CPU) was not counted\n" << err.str();
+  // Up to 2 s of CPU; on a machine a build keeps busy it may get a fifth of a core, so only "counted
+  // at all" is asserted (without the subreaper: 0).
+  EXPECT_GT(job_cpu_s, 0.15) << "the orphaned busy loop (2 s of CPU) was not counted\n" << err.str();
   fs::remove_all(dir);
 }
 
@@ -90,11 +101,11 @@ TEST(WatchSession, DirectReaderIsStorageBoundOnItsDisk) {
     GTEST_SKIP() << dir << " is on no block device (tmpfs, overlay): nothing to read directly";
   }
   WatchConfig config = config_in(dir, 0.25);
-  // O_DIRECT reads, never from the page cache, by four readers at once so that one is always
-  // in flight even while the others wait for a CPU of a loaded machine.
+  // O_DIRECT reads, never from the page cache, by eight readers at once: a queue of requests
+  // that keeps the disk busy (one reader alone waits on latency: see the next test).
   const std::string reader =
       "while :; do dd if='" + file.string() + "' of=/dev/null bs=256k iflag=direct status=none || exit 3; done";
-  config.command = {"timeout", "3", "sh", "-c", "for i in 1 2 3 4; do (" + reader + ") & done; wait"};
+  config.command = {"timeout", "3", "sh", "-c", "for i in 1 2 3 4 5 6 7 8; do (" + reader + ") & done; wait"};
   std::ostringstream err;
   const WatchOutcome outcome = run_watch(config, err);
   ASSERT_EQ(outcome.exit_code, 124) << "dd failed (O_DIRECT refused?): " << err.str();
@@ -107,14 +118,149 @@ TEST(WatchSession, DirectReaderIsStorageBoundOnItsDisk) {
   // A request always in flight keeps %util near 100 whatever the disk's speed; a much lower
   // figure means something else (the CPU of a loaded machine) paced the readers, and the rule
   // is right not to blame storage: say so with the figures rather than pass or fail blindly.
-  if (it->util_median < 80) {
+  if (it->util_median < 80 || it->aqu_median < 4) {
     fs::remove_all(dir);
-    GTEST_SKIP() << *disk << " was only " << it->util_median << "% busy (r_await " << it->r_await_median_ms
+    GTEST_SKIP() << *disk << " was only " << it->util_median << "% busy with " << it->aqu_median
+                 << " requests in flight (r_await " << it->r_await_median_ms
                  << " ms): dd was not storage bound on this machine\n" << err.str();
   }
   ASSERT_TRUE(outcome.report.verdict.headline);
   EXPECT_EQ(outcome.report.verdict.headline->rule, "storage_bound") << rules_fired(outcome.report) << err.str();
   EXPECT_NE(outcome.report.verdict.headline->verdict.find(*disk), std::string::npos);
+  fs::remove_all(dir);
+}
+
+// A file of `mib` MiB on a block device, or nothing (tmpfs, overlay): the disk's name.
+std::optional<std::string> file_on_a_disk(const fs::path& file, int mib) {
+  {
+    std::ofstream out(file, std::ios::binary);
+    const std::string block(1 << 20, 'd');
+    for (int i = 0; i < mib; ++i) out << block;
+  }
+  struct stat info {};
+  if (stat(file.c_str(), &info) != 0) return std::nullopt;
+  return block_device_of(SysfsRoot("/"), major(info.st_dev), minor(info.st_dev));
+}
+
+TEST(WatchSession, OneDirectReaderWaitsOnStorageLatency) {
+  const auto dir = watch_test::scratch("session-latency");
+  const fs::path file = dir / "data.bin";
+  const auto disk = file_on_a_disk(file, 128);
+  if (!disk) {
+    fs::remove_all(dir);
+    GTEST_SKIP() << dir << " is on no block device (tmpfs, overlay): nothing to read directly";
+  }
+  WatchConfig config = config_in(dir, 0.25);
+  config.state_looks_per_s = 40;  // 10 looks a sample at this short interval
+  // One thread, one 4 KiB O_DIRECT read at a time: each waits for the disk. One dd for the
+  // whole run: threads born between samples are looked at from the next sample on.
+  config.command = {"timeout", "3", "dd", "if=" + file.string(), "of=/dev/null", "bs=4k", "iflag=direct",
+                    "status=none"};
+  std::ostringstream err;
+  const WatchOutcome outcome = run_watch(config, err);
+  if (outcome.exit_code == 0) {
+    fs::remove_all(dir);
+    GTEST_SKIP() << "dd read all 128 MiB in under 3 s (a disk faster than ~11k reads/s at one in flight)";
+  }
+  ASSERT_EQ(outcome.exit_code, 124) << "dd failed (O_DIRECT refused?): " << err.str();
+  const WatchAnalysis& a = outcome.report.analysis;
+  ASSERT_TRUE(a.job.io_blocked_mean) << err.str();
+  EXPECT_NE(a.blocked_how.find("thread states"), std::string::npos) << a.blocked_how;
+  const auto it = std::find_if(a.disks.begin(), a.disks.end(), [&](const DiskStats& d) { return d.name == *disk; });
+  ASSERT_NE(it, a.disks.end()) << err.str();
+  // Other readers of the same disk (a parallel ctest runs storage probes) make it saturated by
+  // them: the rule then says storage bound, rightly; this test wants the disk to itself.
+  if (it->read_mbs_median > 2 * a.job.read_mbs_median.value_or(0) + 5) {
+    fs::remove_all(dir);
+    GTEST_SKIP() << *disk << " read " << it->read_mbs_median << " MB/s, the job " << a.job.read_mbs_median.value_or(0)
+                 << ": other readers shared the disk\n" << err.str();
+  }
+  EXPECT_LT(it->aqu_median, 2.5) << "one reader keeps about one read in flight";
+  // A loaded machine can keep dd waiting for a CPU more than for the disk: then it is right
+  // not to call it storage latency; say so with the figures rather than pass or fail blindly.
+  if (a.job.blocked_share_mean < 0.5) {
+    fs::remove_all(dir);
+    GTEST_SKIP() << "dd was blocked on reads only " << 100 * a.job.blocked_share_mean
+                 << "% of its busy time on this machine\n" << err.str();
+  }
+  EXPECT_GT(*a.job.io_blocked_mean, 20) << "dd's reads were not seen blocked\n" << err.str();
+  ASSERT_TRUE(outcome.report.verdict.headline);
+  EXPECT_NE(rules_fired(outcome.report).find("storage_latency: waiting on storage latency"), std::string::npos)
+      << rules_fired(outcome.report) << err.str();
+  // A machine that other work keeps busy is named first; otherwise the latency is the verdict.
+  if (outcome.report.verdict.headline->rule != "cpu_contention") {
+    EXPECT_EQ(outcome.report.verdict.headline->rule, "storage_latency") << rules_fired(outcome.report) << err.str();
+  }
+  fs::remove_all(dir);
+}
+
+TEST(WatchSession, ContentionNamesTheProgramHoldingTheCpus) {
+  const auto dir = watch_test::scratch("session-contention");
+  // Two busy loops outside the job, under a name of their own, on a 2-core machine (more on a
+  // bigger one: one per core).
+  fs::copy_file("/bin/sh", dir / "cpuhog");
+  const long cores = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+  std::vector<std::unique_ptr<watch_test::Child>> hogs;
+  for (long i = 0; i < cores; ++i) {
+    hogs.push_back(std::make_unique<watch_test::Child>("exec '" + (dir / "cpuhog").string() +
+                                                       "' -c 'while :; do :; done'"));
+  }
+  WatchConfig config = config_in(dir, 0.25);
+  config.command = {"timeout", "4", "sh", "-c", "while :; do :; done"};
+  std::ostringstream err;
+  const WatchOutcome outcome = run_watch(config, err);
+  hogs.clear();
+  const WatchReport& r = outcome.report;
+  ASSERT_TRUE(r.verdict.headline) << err.str();
+  EXPECT_EQ(r.verdict.headline->rule, "cpu_contention") << rules_fired(r) << err.str();
+  std::string figures;
+  for (const auto& line : r.verdict.headline->figures) figures += line + "\n";
+  EXPECT_NE(figures.find("cpuhog"), std::string::npos) << figures;
+  EXPECT_GT(r.analysis.job.wait_share_median, 0.25) << err.str();
+  fs::remove_all(dir);
+}
+
+TEST(WatchSession, PeriodicStallIsMeasuredFromPartlyIdleSamples) {
+  const auto dir = watch_test::scratch("session-stall");
+  WatchConfig config = config_in(dir, 0.1);
+  // Busy 0.95 s, stalled 0.35 s: the stalls start and end inside samples.
+  config.command = {"timeout", "7", "sh", "-c",
+                    "while :; do timeout 0.95 sh -c 'while :; do :; done'; sleep 0.35; done"};
+  std::ostringstream err;
+  const WatchOutcome outcome = run_watch(config, err);
+  const Periodicity& p = outcome.report.analysis.periodic;
+  ASSERT_TRUE(p.found) << p.episodes << " episodes\n" << err.str();
+  // Starved of CPUs (a build beside the tests), starting each busy phase's processes takes
+  // longer than the 0.35 s sleep: the true stall is then unknown.
+  if (outcome.report.analysis.job.wait_share_median > 0.5) {
+    fs::remove_all(dir);
+    GTEST_SKIP() << "the job waited for a CPU " << 100 * outcome.report.analysis.job.wait_share_median
+                 << "% of the time: its stalls are not the planted 0.35 s\n" << err.str();
+  }
+  EXPECT_NEAR(p.mean_idle_s, 0.35, 0.2 * 0.35) << err.str();
+  EXPECT_NEAR(p.idle_share, 0.35 / p.period_s, 0.2 * 0.35 / p.period_s) << err.str();
+  EXPECT_NEAR(p.period_s, 1.3, 0.2 * 1.3) << err.str();
+  fs::remove_all(dir);
+}
+
+TEST(WatchSession, ACommandTooShortSaysWhatWasSeen) {
+  const auto dir = watch_test::scratch("session-short");
+  WatchConfig config = config_in(dir, 1);
+  config.command = {"sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done"};
+  // --results naming a run folder (of another host here): read, and said why not used.
+  config.find_baseline = true;
+  config.results_root = watch_test::fixture("baseline_run");
+  std::ostringstream err;
+  const WatchOutcome outcome = run_watch(config, err);
+  EXPECT_EQ(outcome.exit_code, 0);
+  const WatchReport& r = outcome.report;
+  ASSERT_TRUE(r.verdict.headline);
+  EXPECT_EQ(r.verdict.headline->rule, "too_short");
+  ASSERT_TRUE(r.analysis.usage);
+  EXPECT_GT(r.analysis.usage->user_s + r.analysis.usage->system_s, 0.0);
+  EXPECT_NE(err.str().find("the command ran "), std::string::npos) << err.str();
+  EXPECT_EQ(read_file(outcome.html_path).find("Over time"), std::string::npos);
+  EXPECT_NE(err.str().find("was measured on gpu-node"), std::string::npos) << err.str();
   fs::remove_all(dir);
 }
 

@@ -1,6 +1,7 @@
 // Finding the disks behind a job's files.
 #include "watch/job_devices.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -150,9 +151,9 @@ void JobDeviceFinder::scan_fds(int pid, std::size_t& budget) {
     // A file open for writing only (a log, a checkpoint) is not what the job reads from.
     const auto fdinfo = read_proc_file(root_, "/proc/" + std::to_string(pid) + "/fdinfo/" + std::to_string(fd));
     const auto flags_at = fdinfo ? fdinfo->find("flags:") : std::string::npos;
+    unsigned long flags = 0;
     if (flags_at != std::string::npos) {
       const std::size_t digits = fdinfo->find_first_not_of(" \t", flags_at + 6);
-      unsigned long flags = 0;
       if (digits != std::string::npos) std::from_chars(fdinfo->data() + digits, fdinfo->data() + fdinfo->size(), flags, 8);
       if ((flags & 3u) == 1u) continue;  // O_WRONLY
     }
@@ -161,6 +162,7 @@ void JobDeviceFinder::scan_fds(int pid, std::size_t& budget) {
     const std::string path = n > 0 ? std::string(target, static_cast<std::size_t>(n)) : link;
     if (is_system_file(path)) continue;
     add(*disk, path + " (pid " + std::to_string(pid) + ")");
+    if (flags & static_cast<unsigned long>(O_DIRECT)) direct_.insert(*disk);
   }
 }
 

@@ -48,6 +48,8 @@ class JobDeviceFinder {
   std::vector<std::string> devices() const;
   // Why a device is listed: the first file seen on it ("/data/train.bin (pid 4242)").
   std::string evidence(const std::string& device) const;
+  // The devices whose file (the one given as evidence) the job opened with O_DIRECT.
+  const std::set<std::string>& direct() const { return direct_; }
   // Files the job reads that live on no block device ("overlay", "tmpfs", "nfs4"), for a note.
   const std::set<std::string>& unbacked() const { return unbacked_; }
 
@@ -64,6 +66,7 @@ class JobDeviceFinder {
   bool mounts_read_ = false;
   std::map<std::string, std::string> found_;  // device -> evidence
   std::set<std::string> unbacked_;
+  std::set<std::string> direct_;
 };
 
 }  // namespace pipecheck

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <deque>
 #include <set>
 
@@ -59,7 +60,20 @@ std::optional<TaskStat> parse_task_stat(std::string_view text) {
   stat.cutime = to_u64(rest[13]);
   stat.cstime = to_u64(rest[14]);
   stat.starttime = to_u64(rest[19]);
+  if (rest.size() > 39) stat.blkio_ticks = to_u64(rest[39]);  // field 42
   return stat;
+}
+
+std::string describe(BlockedSource source, double looks_per_s) {
+  if (source == BlockedSource::delay_accounting) return "delay accounting (delayacct_blkio_ticks)";
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.0f", looks_per_s);
+  return std::string("thread states (D) looked at ") + rate + " times a second";
+}
+
+bool delay_accounting_on(const SysfsRoot& root) {
+  const auto text = read_proc_file(root, "/proc/sys/kernel/task_delayacct");
+  return text && !text->empty() && (*text)[0] == '1';
 }
 
 std::optional<SchedStat> parse_schedstat(std::string_view text) {
@@ -131,7 +145,8 @@ ProcessTreeSampler::ProcessTreeSampler(SysfsRoot root, int root_pid, double busy
   process_alive(root_, root_pid_, &root_starttime_);
 }
 
-void ProcessTreeSampler::sample_threads(int pid, double dt_s, bool priming, ProcWatch& proc) {
+void ProcessTreeSampler::sample_threads(int pid, double dt_s, bool priming, ProcWatch& proc, double& top_blocked_pct,
+                                        std::string& top_blocked) {
   const std::string task_dir = "/proc/" + std::to_string(pid) + "/task";
   for (int tid : list_numeric_entries(root_, task_dir)) {
     const std::string dir = task_dir + "/" + std::to_string(tid);
@@ -148,20 +163,41 @@ void ProcessTreeSampler::sample_threads(int pid, double dt_s, bool priming, Proc
     // time counts. One seen at the first sample may be older than the watch: it only primes.
     const std::uint64_t base_ticks = added ? 0 : state.ticks;
     const SchedStat base_sched = !added && state.sched ? *state.sched : SchedStat{};
+    const std::optional<std::uint64_t> base_blkio = added ? std::optional<std::uint64_t>(0) : state.blkio_ticks;
     state.pid = pid;
     state.comm = sanitize_name(stat->comm);
     state.ticks = ticks;
     state.sched = sched;
+    state.blkio_ticks = stat->blkio_ticks;
     state.seen = samples_;
+    // This sample's own look at the state, with those taken since the last one.
+    ++state.looks;
+    if (stat->state == 'D') ++state.blocked_looks;
+    const double blocked_share = static_cast<double>(state.blocked_looks) / state.looks;
+    state.looks = state.blocked_looks = 0;
     if (priming || dt_s <= 0) continue;
     const double cpu_s = static_cast<double>(ticks - std::min(ticks, base_ticks)) / ticks_per_s_;
     state.cpu_s += cpu_s;
     const double cpu_pct = std::min(100.0, percent(cpu_s, dt_s));
     double demand_pct = cpu_pct;
     if (sched) {
-      const double busy_ns = static_cast<double>(sched->run_ns - std::min(sched->run_ns, base_sched.run_ns) +
-                                                 sched->wait_ns - std::min(sched->wait_ns, base_sched.wait_ns));
+      const double wait_ns = static_cast<double>(sched->wait_ns - std::min(sched->wait_ns, base_sched.wait_ns));
+      const double busy_ns = static_cast<double>(sched->run_ns - std::min(sched->run_ns, base_sched.run_ns)) + wait_ns;
       demand_pct = std::min(100.0, percent(busy_ns / 1e9, dt_s));
+      proc.run_wait_pct += std::min(100.0, percent(wait_ns / 1e9, dt_s));
+    }
+    double blocked_s = blocked_share * dt_s;
+    if (source_ == BlockedSource::delay_accounting) {
+      blocked_s = stat->blkio_ticks && base_blkio
+                      ? static_cast<double>(*stat->blkio_ticks - std::min(*stat->blkio_ticks, *base_blkio)) / ticks_per_s_
+                      : 0.0;
+    }
+    state.blocked_s += blocked_s;
+    const double blocked_pct = std::min(100.0, percent(blocked_s, dt_s));
+    proc.io_blocked_pct = proc.io_blocked_pct.value_or(0) + blocked_pct;
+    if (blocked_pct > top_blocked_pct) {
+      top_blocked_pct = blocked_pct;
+      top_blocked = state.comm + ":" + std::to_string(tid);
     }
     if (demand_pct >= busy_demand_pct_) ++proc.busy_threads;
     if (demand_pct > proc.top_thread_demand_pct ||
@@ -173,7 +209,8 @@ void ProcessTreeSampler::sample_threads(int pid, double dt_s, bool priming, Proc
   }
 }
 
-ProcWatch ProcessTreeSampler::sample_process(const Member& member, double dt_s, bool priming, Totals& totals) {
+ProcWatch ProcessTreeSampler::sample_process(const Member& member, double dt_s, bool priming, Totals& totals,
+                                             double& top_blocked_pct, std::string& top_blocked) {
   ProcWatch proc;
   proc.pid = member.pid;
   const std::string dir = "/proc/" + std::to_string(member.pid);
@@ -203,7 +240,7 @@ ProcWatch ProcessTreeSampler::sample_process(const Member& member, double dt_s, 
     totals.read_bytes += *read_bytes;
     totals.read_known = true;
   }
-  sample_threads(member.pid, dt_s, priming, proc);
+  sample_threads(member.pid, dt_s, priming, proc, top_blocked_pct, top_blocked);
   state.max_threads = std::max(state.max_threads, proc.threads);
   if (priming || dt_s <= 0) return proc;
   const double cpu_s = static_cast<double>(ticks - std::min(ticks, base_ticks)) / ticks_per_s_;
@@ -298,7 +335,8 @@ void ProcessTreeSampler::forget_departed() {
       ++it;
       continue;
     }
-    finished_threads_.push_back({it->first.first, it->second.pid, it->second.comm, it->second.cpu_s});
+    finished_threads_.push_back(
+        {it->first.first, it->second.pid, it->second.comm, it->second.cpu_s, it->second.blocked_s});
     it = threads_.erase(it);
   }
   if (finished_threads_.size() > 2 * kept_threads) {
@@ -351,8 +389,10 @@ ProcessTreeReading ProcessTreeSampler::sample(Clock::time_point now) {
   Totals totals;
   JobWatch& job = reading.job;
   for (const Member& member : current_tree()) {
-    ProcWatch proc = sample_process(member, dt_s, priming, totals);
+    ProcWatch proc = sample_process(member, dt_s, priming, totals, job.top_blocked_pct, job.top_blocked_thread);
     job.threads += proc.threads;
+    job.run_wait_pct += proc.run_wait_pct;
+    if (proc.io_blocked_pct) job.io_blocked_pct = job.io_blocked_pct.value_or(0) + *proc.io_blocked_pct;
     job.busy_threads += proc.busy_threads;
     if (proc.busy_threads > 0 || proc.cpu_pct >= busy_demand_pct_) ++job.busy_processes;
     if (proc.top_thread_demand_pct > job.top_thread_demand_pct ||
@@ -370,9 +410,25 @@ ProcessTreeReading ProcessTreeSampler::sample(Clock::time_point now) {
   return reading;
 }
 
+void ProcessTreeSampler::look_at_thread_states() {
+  if (source_ != BlockedSource::thread_states) return;
+  for (auto& [key, state] : threads_) {
+    if (state.seen != samples_) continue;
+    const auto text =
+        read_proc_file(root_, "/proc/" + std::to_string(state.pid) + "/task/" + std::to_string(key.first) + "/stat");
+    if (!text) continue;  // ended: the next sample forgets it
+    const std::size_t close = text->rfind(')');
+    if (close == std::string::npos || close + 2 >= text->size()) continue;
+    ++state.looks;
+    if ((*text)[close + 2] == 'D') ++state.blocked_looks;
+  }
+}
+
 std::vector<ThreadTotal> ProcessTreeSampler::top_threads(std::size_t count) const {
   std::vector<ThreadTotal> all;
-  for (const auto& [key, state] : threads_) all.push_back({key.first, state.pid, state.comm, state.cpu_s});
+  for (const auto& [key, state] : threads_) {
+    all.push_back({key.first, state.pid, state.comm, state.cpu_s, state.blocked_s});
+  }
   all.insert(all.end(), finished_threads_.begin(), finished_threads_.end());
   std::stable_sort(all.begin(), all.end(), more_cpu<ThreadTotal>);
   if (all.size() > count) all.resize(count);

@@ -29,6 +29,9 @@ struct TaskStat {
   std::uint64_t cutime = 0;  // reaped children, which the process waited for
   std::uint64_t cstime = 0;
   std::uint64_t starttime = 0;  // ticks after boot: tells a reused pid from the one we watch
+  // Field 42: clock ticks spent waiting for block I/O, counted only while the kernel's task
+  // delay accounting is on (/proc/sys/kernel/task_delayacct); absent on kernels before 2.6.18.
+  std::optional<std::uint64_t> blkio_ticks;
 };
 std::optional<TaskStat> parse_task_stat(std::string_view text);
 
@@ -58,8 +61,19 @@ struct ThreadTotal {
   int tid = 0;
   int pid = 0;
   std::string comm;
-  double cpu_s = 0;  // while watched
+  double cpu_s = 0;      // while watched
+  double blocked_s = 0;  // blocked on I/O while watched
 };
+
+// Where the blocked-on-I/O time comes from. Delay accounting counts every tick a thread waits
+// for block I/O; the thread state is a look at D (uninterruptible sleep, which is almost always
+// disk or network-filesystem I/O) at least 10 times a second, a sampled estimate.
+enum class BlockedSource { delay_accounting, thread_states };
+// "delay accounting (delayacct_blkio_ticks)" / "thread states (D) looked at 10 times a second"
+std::string describe(BlockedSource source, double looks_per_s);
+// Whether the kernel counts delays now: /proc/sys/kernel/task_delayacct reads 1. (Kernels
+// before 5.14 have no such switch; there the thread states are used too.)
+bool delay_accounting_on(const SysfsRoot& root);
 
 struct ProcessTotal {
   int pid = 0;
@@ -89,6 +103,13 @@ class ProcessTreeSampler {
   // The first sample only primes the counters: rates need two.
   ProcessTreeReading sample(Clock::time_point now);
 
+  // Blocked-on-I/O time from delay accounting instead of thread states.
+  void use_delay_accounting(bool on) { source_ = on ? BlockedSource::delay_accounting : BlockedSource::thread_states; }
+  BlockedSource blocked_source() const { return source_; }
+  // One look at the state of every thread found by the last sample (with thread states; the
+  // session calls it between samples, 10 times a second or more). Each sample looks once too.
+  void look_at_thread_states();
+
   // The threads and processes that used the most CPU while watched, most first.
   std::vector<ThreadTotal> top_threads(std::size_t count) const;
   std::vector<ProcessTotal> processes() const;
@@ -102,7 +123,11 @@ class ProcessTreeSampler {
     std::string comm;
     std::uint64_t ticks = 0;
     std::optional<SchedStat> sched;
+    std::optional<std::uint64_t> blkio_ticks;
+    int looks = 0;          // state looks since the last sample ...
+    int blocked_looks = 0;  // ... that found it in D
     double cpu_s = 0;
+    double blocked_s = 0;
     std::uint64_t seen = 0;  // the last sample that found it
   };
   struct ProcessState {
@@ -139,8 +164,11 @@ class ProcessTreeSampler {
     std::uint64_t advance(std::uint64_t sum);  // the count's growth
   };
 
-  ProcWatch sample_process(const Member& member, double dt_s, bool priming, Totals& totals);
-  void sample_threads(int pid, double dt_s, bool priming, ProcWatch& proc);
+  // top_blocked_pct / top_blocked: the thread blocked on I/O the longest so far this sample.
+  ProcWatch sample_process(const Member& member, double dt_s, bool priming, Totals& totals, double& top_blocked_pct,
+                           std::string& top_blocked);
+  void sample_threads(int pid, double dt_s, bool priming, ProcWatch& proc, double& top_blocked_pct,
+                      std::string& top_blocked);
   std::vector<Member> current_tree();
   std::vector<Member> walk_tree();
   void forget_departed();
@@ -152,6 +180,7 @@ class ProcessTreeSampler {
   int adopter_pid_ = 0;
   double busy_demand_pct_;
   double ticks_per_s_;
+  BlockedSource source_ = BlockedSource::thread_states;
   std::uint64_t root_starttime_ = 0;
   std::optional<Clock::time_point> last_time_;
   std::uint64_t samples_ = 0;

@@ -128,6 +128,51 @@ GpuStats gpu_stats(const std::vector<const WatchSample*>& steady, int index, con
   return stats;
 }
 
+// The name seen most often.
+std::string most_frequent(const std::map<std::string, int>& counts) {
+  std::string name;
+  int best = 0;
+  for (const auto& [n, count] : counts) {
+    if (count > best) {
+      best = count;
+      name = n;
+    }
+  }
+  return name;
+}
+
+// Blocked-on-I/O and run-queue figures: what the job's threads did when not on a CPU.
+void waiting_stats(const std::vector<const WatchSample*>& steady, JobStats& stats) {
+  constexpr double kWantsCpuPct = 1;  // a sample where the job wanted less is an idle one
+  std::vector<double> wait, blocked, top_blocked;
+  double blocked_sum = 0, busy_sum = 0;
+  std::map<std::string, int> blocked_names;
+  for (const WatchSample* s : steady) {
+    const JobWatch& job = s->job;
+    wait.push_back(job.run_wait_pct);
+    const double demand = job.cpu_pct + job.run_wait_pct;
+    if (demand >= kWantsCpuPct) stats.wait_share.push_back(job.run_wait_pct / demand);
+    if (!job.io_blocked_pct) continue;
+    blocked.push_back(*job.io_blocked_pct);
+    top_blocked.push_back(job.top_blocked_pct);
+    // Blocked against on a CPU: time waiting for a CPU is the machine's, not the job's pace (a
+    // reader starved of CPUs still spends its own time mostly waiting on reads).
+    const double busy = job.cpu_pct + *job.io_blocked_pct;
+    stats.blocked_share.push_back(busy > 0 ? *job.io_blocked_pct / busy : 0.0);
+    blocked_sum += *job.io_blocked_pct;
+    busy_sum += busy;
+    if (!job.top_blocked_thread.empty() && job.top_blocked_pct > 0) ++blocked_names[job.top_blocked_thread];
+  }
+  stats.run_wait_median = median_of(wait);
+  stats.wait_share_median = median_of(stats.wait_share);
+  // Means, not medians: each sample's figure is a count of a few looks at the threads' states
+  // (4 at 0.25 s), and the median of such counts leans to 0 where the mean does not.
+  if (!blocked.empty()) stats.io_blocked_mean = blocked_sum / static_cast<double>(blocked.size());
+  stats.blocked_share_mean = busy_sum > 0 ? blocked_sum / busy_sum : 0.0;
+  stats.top_blocked_median = median_of(top_blocked);
+  stats.top_blocked_thread = most_frequent(blocked_names);
+}
+
 JobStats job_stats(const std::vector<const WatchSample*>& steady) {
   JobStats stats;
   std::vector<double> cpu, top_cpu, read;
@@ -150,34 +195,55 @@ JobStats job_stats(const std::vector<const WatchSample*>& steady) {
   stats.busy_threads_median = median_of(stats.busy_threads);
   stats.busy_processes_median = median_of(stats.busy_processes);
   stats.read_mbs_median = median_opt(read);
-  int best = 0;
-  for (const auto& [name, count] : top_names) {
-    if (count > best) {
-      best = count;
-      stats.top_thread = name;
-    }
-  }
+  stats.top_thread = most_frequent(top_names);
+  waiting_stats(steady, stats);
   return stats;
 }
 
 HostStats host_stats(const std::vector<const WatchSample*>& steady) {
   HostStats stats;
-  std::vector<double> iowait;
+  std::vector<double> iowait, others;
   for (const WatchSample* s : steady) {
-    if (s->host.cpu_pct) stats.cpu.push_back(*s->host.cpu_pct);
+    const int cores = static_cast<int>(s->host.core_pct.size());
+    if (s->host.cpu_pct) {
+      stats.cpu.push_back(*s->host.cpu_pct);
+      if (cores > 0) others.push_back(std::max(0.0, (*s->host.cpu_pct * cores - s->job.cpu_pct) / 100.0));
+    }
     if (s->host.iowait_pct) iowait.push_back(*s->host.iowait_pct);
-    stats.cores = std::max(stats.cores, static_cast<int>(s->host.core_pct.size()));
+    stats.cores = std::max(stats.cores, cores);
   }
   stats.cpu_median = median_of(stats.cpu);
   stats.iowait_median = median_of(iowait);
+  stats.others_cores_median = median_of(others);
   return stats;
 }
 
+// A disk's rate is the job's only when its own I/O counters show it: "reads 182 MB/s from sda",
+// else "sda was busy, not with the job: it read 1082 MB/s ..., the job 0 MB/s".
+void attribute(CeilingComparison& c, const DiskStats& d, const std::optional<double>& job_read_mbs,
+               const AnalysisOptions& options) {
+  if (!job_read_mbs) {
+    c.text += "; the job's own reads are not known (/proc/PID/io unreadable)";
+    return;
+  }
+  const double job = *job_read_mbs;
+  c.jobs = job >= options.reading_min_mbs && job >= 0.5 * d.read_mbs_median;
+  if (job < options.reading_min_mbs) {
+    c.text = d.name + " was busy, not with the job: it " + c.text + "; the job read " + figure(job, "MB/s") +
+             " (median, /proc/PID/io)";
+  } else if (!c.jobs || job < 0.9 * d.read_mbs_median) {
+    c.text += "; of the disk's " + figure(d.read_mbs_median, "MB/s") + " (median) the job read " + figure(job, "MB/s") +
+              " (/proc/PID/io)";
+  }
+}
+
 DiskStats disk_stats(const std::vector<const WatchSample*>& steady, const std::string& name, bool job,
-                     const MeasuredCeilings* ceilings, const AnalysisOptions& options) {
+                     const MeasuredCeilings* ceilings, const AnalysisOptions& options,
+                     const std::optional<double>& job_read_mbs, bool direct) {
   DiskStats stats;
   stats.name = name;
   stats.job = job;
+  stats.direct = direct;
   std::vector<double> read, read_active, iops_active, await, aqu;
   for (const WatchSample* s : steady) {
     const auto it = std::find_if(s->disks.begin(), s->disks.end(), [&](const DiskWatch& d) { return d.name == name; });
@@ -203,8 +269,12 @@ DiskStats disk_stats(const std::vector<const WatchSample*>& steady, const std::s
   if (!ceilings || read_active.empty()) return stats;
   const std::string where = "from " + name + " (median while reading, " + figure(100.0 * stats.reading_share) +
                             "% of the time)";
-  const auto mbs = ceilings->disk_mbs.find(name);
-  if (mbs != ceilings->disk_mbs.end()) {
+  // A reader through the page cache is held against the cold buffered read, where the run has
+  // one; an O_DIRECT reader against the best direct read.
+  auto mbs = ceilings->disk_mbs.find(name);
+  const auto cold = ceilings->disk_cold_mbs.find(name);
+  if (!direct && cold != ceilings->disk_cold_mbs.end()) mbs = cold;
+  if (mbs != ceilings->disk_mbs.end() && mbs != ceilings->disk_cold_mbs.end()) {
     stats.ceilings.push_back(compare("storage", name, stats.read_mbs_while_reading, mbs->second, "reads", where));
   }
   const auto iops = ceilings->disk_iops.find(name);
@@ -213,6 +283,7 @@ DiskStats disk_stats(const std::vector<const WatchSample*>& steady, const std::s
   if (iops != ceilings->disk_iops.end() && mean_read_bytes <= options.small_read_bytes) {
     stats.ceilings.push_back(compare("storage", name, stats.read_iops_while_reading, iops->second, "reads", where));
   }
+  for (auto& c : stats.ceilings) attribute(c, stats, job_read_mbs, options);
   return stats;
 }
 
@@ -241,9 +312,15 @@ double share_at_least(const std::vector<double>& values, double threshold) {
 
 WatchAnalysis analyze_watch(const std::vector<WatchSample>& samples, const MeasuredCeilings* ceilings,
                             const AnalysisOptions& options,
-                            const std::vector<std::pair<std::string, std::string>>& device_evidence) {
+                            const std::vector<std::pair<std::string, std::string>>& device_evidence,
+                            const std::set<std::string>& direct_disks) {
   WatchAnalysis a;
   a.samples = static_cast<int>(samples.size());
+  for (const auto& s : samples) {
+    a.seen_cpu_s = std::max(a.seen_cpu_s, s.job.cpu_s);
+    a.seen_processes = std::max(a.seen_processes, s.job.processes);
+    a.seen_threads = std::max(a.seen_threads, s.job.threads);
+  }
   if (samples.size() < 2) return a;
   // The first sample only primed the counters: its rates are zeros, not observations.
   std::vector<const WatchSample*> rated;
@@ -284,7 +361,7 @@ WatchAnalysis analyze_watch(const std::vector<WatchSample>& samples, const Measu
   a.job = job_stats(steady);
   a.host = host_stats(steady);
   for (const auto& [name, job] : disks_to_judge(samples)) {
-    a.disks.push_back(disk_stats(steady, name, job, ceilings, options));
+    a.disks.push_back(disk_stats(steady, name, job, ceilings, options, a.job.read_mbs_median, direct_disks.count(name) > 0));
     a.disks_are_jobs = job;
     for (const auto& [device, why] : device_evidence) {
       if (device == name) a.disks.back().evidence = why;

@@ -5,10 +5,12 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "watch/gpu_sawtooth.hpp"
+#include "watch/other_processes.hpp"
 #include "watch/periodicity.hpp"
 #include "watch/watch_baseline.hpp"
 #include "watch/watch_sample.hpp"
@@ -25,6 +27,7 @@ struct CeilingComparison {
   double percent = 0;
   std::string text;
   std::string measured_by;  // the measurement's key in the run it came from
+  bool jobs = true;         // the job's own I/O counters show the rate is (mostly) its own
 };
 
 struct GpuStats {
@@ -59,6 +62,21 @@ struct JobStats {
   int max_processes = 0;
   int max_threads = 0;
   std::optional<double> read_mbs_median;
+  // Run-queue wait (runnable, no CPU) summed over the threads, % of one core, and its share of
+  // the threads' demand (on a CPU + waiting for one), per steady sample where the job wanted a CPU.
+  double run_wait_median = 0;
+  std::vector<double> wait_share;
+  double wait_share_median = 0;
+  // Blocked on I/O, summed over the threads, % of one core (the job's reads in flight x 100),
+  // and its share of the threads' time blocked or on a CPU (waiting for a CPU left out: that is
+  // the machine's doing, not the job's pace): the mean
+  // over the steady samples, and the ratio of the sums (the names say median for symmetry with
+  // the other figures; see waiting_stats).
+  std::optional<double> io_blocked_mean;
+  std::vector<double> blocked_share;
+  double blocked_share_mean = 0;
+  std::string top_blocked_thread;  // the thread most often the most blocked
+  double top_blocked_median = 0;   // its share of the interval, %
 };
 
 struct HostStats {
@@ -66,6 +84,18 @@ struct HostStats {
   std::vector<double> cpu;  // all cores, per steady sample
   double cpu_median = 0;
   double iowait_median = 0;
+  // Cores' worth of CPU the job did not use: other processes, the kernel, the watch.
+  double others_cores_median = 0;
+};
+
+// What a command the watch started used over its whole life: wait4's rusage (it and the children
+// it waited for) and the time from start to end.
+struct JobUsage {
+  double wall_s = 0;
+  double user_s = 0;
+  double system_s = 0;
+  double read_bytes = 0;  // ru_inblock x 512: what it caused to be read from block devices
+  double max_rss_mb = 0;  // its largest process
 };
 
 struct DiskStats {
@@ -81,6 +111,7 @@ struct DiskStats {
   double r_await_median_ms = 0;
   double aqu_median = 0;
   std::vector<CeilingComparison> ceilings;
+  bool direct = false;  // the job's file on it is open with O_DIRECT (else: through the page cache)
 };
 
 struct AnalysisOptions {
@@ -98,6 +129,10 @@ struct AnalysisOptions {
 struct WatchAnalysis {
   int samples = 0;
   int steady_samples = 0;
+  // Over every sample, steady or not: what a run too short to judge still showed.
+  double seen_cpu_s = 0;  // the job's CPU seconds counted while watched
+  int seen_processes = 0;
+  int seen_threads = 0;
   double span_s = 0;
   double interval_s = 0;
   double warmup_s = 0;
@@ -112,12 +147,19 @@ struct WatchAnalysis {
   std::string periodic_signal;  // "GPU utilization" or "the job's CPU use"
   Sawtooth sawtooth;
   std::vector<CeilingComparison> comparisons;  // every observed rate with a measured ceiling
+  // Set by the session after analyze_watch, for the rules' words and figures:
+  std::string blocked_how;                     // where the blocked-on-I/O time came from
+  std::vector<OtherProcess> other_processes;   // the busiest processes outside the job
+  std::optional<JobUsage> usage;               // a command's whole-life use, once it ended
 };
 
-// `device_evidence`: why each of the job's disks is the job's (JobDeviceFinder::evidence).
+// `device_evidence`: why each of the job's disks is the job's (JobDeviceFinder::evidence);
+// `direct_disks`: those it reads with O_DIRECT (held against the direct-read ceiling; the others
+// against the cold buffered read, where the run measured one).
 WatchAnalysis analyze_watch(const std::vector<WatchSample>& samples, const MeasuredCeilings* ceilings,
                             const AnalysisOptions& options,
-                            const std::vector<std::pair<std::string, std::string>>& device_evidence = {});
+                            const std::vector<std::pair<std::string, std::string>>& device_evidence = {},
+                            const std::set<std::string>& direct_disks = {});
 
 // The share (0..1) of values at or above a threshold; 0 for none.
 double share_at_least(const std::vector<double>& values, double threshold);

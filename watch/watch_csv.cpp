@@ -21,8 +21,12 @@ enum Column {
   c_cpu_pct, c_cpu_s, c_processes, c_threads, c_busy_threads, c_busy_processes, c_top_pct, c_top_demand, c_top,
   c_read_mbs, c_read_iops, c_write_mbs, c_write_iops, c_disk_util, c_r_await, c_aqu,
   c_iowait, c_cores,
+  c_run_wait, c_io_blocked, c_top_blocked_pct, c_top_blocked,
   column_count
 };
+// Files written before the blocked-on-I/O and run-queue columns end at core_util_pct: read them,
+// those figures absent.
+constexpr std::size_t kColumnsBeforeBlocked = c_run_wait;
 
 constexpr const char* kColumns[column_count] = {
     "utc_time", "elapsed_s", "source", "id", "name", "job",
@@ -31,7 +35,8 @@ constexpr const char* kColumns[column_count] = {
     "cpu_pct", "cpu_s", "processes", "threads", "busy_threads", "busy_processes", "top_thread_pct",
     "top_thread_demand_pct", "top_thread",
     "read_mbs", "read_iops", "write_mbs", "write_iops", "disk_util_pct", "r_await_ms", "aqu_sz",
-    "iowait_pct", "core_util_pct"};
+    "iowait_pct", "core_util_pct",
+    "run_wait_pct", "io_blocked_pct", "top_blocked_pct", "top_blocked_thread"};
 
 using Row = std::vector<std::string>;
 
@@ -100,6 +105,10 @@ std::string job_line(const WatchSample& sample) {
   row[c_processes] = std::to_string(job.processes);
   row[c_busy_processes] = std::to_string(job.busy_processes);
   row[c_read_mbs] = number(job.read_mbs, 2);
+  row[c_run_wait] = number(job.run_wait_pct, 1);
+  row[c_io_blocked] = number(job.io_blocked_pct, 1);
+  row[c_top_blocked_pct] = number(job.top_blocked_pct, 1);
+  row[c_top_blocked] = job.top_blocked_thread;
   return line_of(row);
 }
 
@@ -110,6 +119,8 @@ std::string proc_line(const WatchSample& sample, const ProcWatch& proc) {
   put_cpu(row, proc.cpu_pct, proc.cpu_s, proc.threads, proc.busy_threads, proc.top_thread_pct,
           proc.top_thread_demand_pct, proc.top_thread);
   row[c_read_mbs] = number(proc.read_mbs, 2);
+  row[c_run_wait] = number(proc.run_wait_pct, 1);
+  row[c_io_blocked] = number(proc.io_blocked_pct, 1);
   return line_of(row);
 }
 
@@ -193,6 +204,10 @@ void add_row(const Row& row, WatchSample& sample) {
     job.processes = req_int(row, c_processes);
     job.busy_processes = req_int(row, c_busy_processes);
     job.read_mbs = opt_number(row, c_read_mbs);
+    job.run_wait_pct = req_number(row, c_run_wait);
+    job.io_blocked_pct = opt_number(row, c_io_blocked);
+    job.top_blocked_pct = req_number(row, c_top_blocked_pct);
+    job.top_blocked_thread = row[c_top_blocked];
   } else if (source == "proc") {
     ProcWatch proc;
     proc.pid = req_int(row, c_id);
@@ -200,6 +215,8 @@ void add_row(const Row& row, WatchSample& sample) {
     read_cpu(row, proc.cpu_pct, proc.cpu_s, proc.threads, proc.busy_threads, proc.top_thread_pct,
              proc.top_thread_demand_pct, proc.top_thread);
     proc.read_mbs = opt_number(row, c_read_mbs);
+    proc.run_wait_pct = req_number(row, c_run_wait);
+    proc.io_blocked_pct = opt_number(row, c_io_blocked);
     sample.procs.push_back(proc);
   } else if (source == "host") {
     sample.host.cpu_pct = opt_number(row, c_cpu_pct);
@@ -250,11 +267,16 @@ ParsedWatchCsv parse_watch_csv(const std::string& text) {
   ParsedWatchCsv parsed;
   const WholeLines whole = split_whole_lines(text);
   parsed.discarded_tail_bytes = whole.discarded_tail_bytes;
+  std::size_t cells = column_count;
   for (std::size_t i = 0; i < whole.lines.size(); ++i) {
     const std::string& line = whole.lines[i];
     const std::size_t line_number = i + 1;
     if (line_number == 1) {
       if (line == watch_csv_header()) continue;
+      if (line == header_line(std::vector<const char*>(kColumns, kColumns + kColumnsBeforeBlocked))) {
+        cells = kColumnsBeforeBlocked;
+        continue;
+      }
       parsed.errors.push_back("line 1: not the watch.csv header");
       return parsed;
     }
@@ -266,10 +288,11 @@ ParsedWatchCsv parse_watch_csv(const std::string& text) {
       parsed.errors.push_back(where + e.what());
       continue;
     }
-    if (row.size() != column_count) {
-      parsed.errors.push_back(where + std::to_string(row.size()) + " cells, expected " + std::to_string(column_count));
+    if (row.size() != cells) {
+      parsed.errors.push_back(where + std::to_string(row.size()) + " cells, expected " + std::to_string(cells));
       continue;
     }
+    row.resize(column_count);
     try {
       const double elapsed = req_number(row, c_elapsed);
       if (parsed.samples.empty() || parsed.samples.back().utc_time != row[c_utc] ||

@@ -34,6 +34,8 @@ std::string job_line(const WatchSample& s) {
                      std::to_string(j.busy_threads) + "  busiest " + (j.top_thread.empty() ? "-" : j.top_thread) + " " +
                      figure(j.top_thread_pct) + "% (demand " + figure(j.top_thread_demand_pct) + "%)";
   if (j.read_mbs) line += "  reads " + figure(*j.read_mbs, "MB/s");
+  line += "  waiting for a CPU " + figure(j.run_wait_pct) + "%";
+  if (j.io_blocked_pct) line += "  blocked on I/O " + figure(*j.io_blocked_pct) + "%";
   return line;
 }
 
@@ -63,13 +65,25 @@ std::vector<std::string> render_live_lines(const WatchSample& sample, const std:
 WatchDisplay::WatchDisplay(std::ostream& out, int tty_fd, double plain_every_s)
     : out_(out), tty_fd_(tty_fd), tty_(tty_fd >= 0), plain_every_s_(plain_every_s) {}
 
+namespace {
+
+// A terminal too small for the live rows, or one that reports no size at all (0x0: a serial
+// console, a pty nobody sized) gets plain lines instead.
+bool usable_terminal(int fd, winsize& size) {
+  return ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_row >= 6 && size.ws_col >= 20;
+}
+
+}  // namespace
+
 void WatchDisplay::update(const WatchSample& sample, const std::string& so_far) {
   const std::lock_guard lock(mutex_);
   lines_ = render_live_lines(sample, so_far);
-  if (tty_) {
+  winsize size{};
+  if (tty_ && usable_terminal(tty_fd_, size)) {
     draw();
     return;
   }
+  if (tty_) release();  // shrunk below the live rows: give the rows back
   if (sample.elapsed_s - last_plain_ < plain_every_s_) return;
   last_plain_ = sample.elapsed_s;
   for (const auto& line : lines_) out_ << "watch: " << line << "\n";
@@ -78,7 +92,7 @@ void WatchDisplay::update(const WatchSample& sample, const std::string& so_far) 
 
 void WatchDisplay::draw() {
   winsize size{};
-  if (ioctl(tty_fd_, TIOCGWINSZ, &size) != 0 || size.ws_row < 6 || size.ws_col < 20) return;
+  if (!usable_terminal(tty_fd_, size)) return;
   const int rows = size.ws_row;
   // Grow, never shrink, while the size stays: a disk that comes and goes must not scroll blank
   // rows into the job's output each time.

@@ -144,6 +144,9 @@ std::vector<LineChart> host_charts(const WatchReport& report, const std::vector<
                             [](const WatchSample& s) { return s.job.top_thread_demand_pct; }));
   add_if_any(job, series_of(samples, "busiest thread: on a CPU", [](const WatchSample& s) { return s.job.top_thread_pct; },
                             true));
+  add_if_any(job, series_of(samples, "all threads: waiting for a CPU", [](const WatchSample& s) { return s.job.run_wait_pct; },
+                            true));
+  add_if_any(job, series_of(samples, "all threads: blocked on I/O", [](const WatchSample& s) { return s.job.io_blocked_pct; }));
   LineChart host = time_chart(report, "Host CPU (%)", "%");
   add_if_any(host, series_of(samples, "all cores", [](const WatchSample& s) { return s.host.cpu_pct; }));
   add_if_any(host, series_of(samples, "busiest core", [](const WatchSample& s) -> std::optional<double> {
@@ -201,8 +204,9 @@ void render_ceilings(std::ostringstream& out, const WatchReport& report) {
   out << "<section id=\"ceilings\"><h2>Observed against measured ceilings</h2>\n";
   if (report.analysis.comparisons.empty()) {
     out << "<p class=\"small\">"
-        << (report.baseline_source.empty()
-                ? "No results of an earlier pipecheck run (--baseline DIR, or the latest under results/)."
+        << (!report.baseline_wanted ? std::string("Not compared with measured ceilings (--no-baseline).")
+            : report.baseline_source.empty()
+                ? std::string("No results of an earlier pipecheck run (--baseline DIR, or the latest under results/).")
                 : "The run " + h(report.baseline_source) + " measured no ceiling for what this job used.")
         << "</p></section>\n";
     return;
@@ -212,7 +216,7 @@ void render_ceilings(std::ostringstream& out, const WatchReport& report) {
   for (const auto& c : report.analysis.comparisons) {
     chart.bars.push_back({c.subject + " " + c.unit, c.observed, c.ceiling,
                           figure(c.observed, c.unit) + " = " + figure(c.percent) + "% of " + figure(c.ceiling, c.unit),
-                          c.text, c.percent >= 85 ? "fail" : "pass"});
+                          c.text, c.jobs && c.percent >= 85 ? "fail" : "pass"});
   }
   out << render_bar_chart(chart) << "<p class=\"small\">From " << h(report.baseline_source) << ".</p></section>\n";
 }
@@ -227,10 +231,11 @@ void render_tables(std::ostringstream& out, const WatchReport& report) {
         << "</code></td><td class=\"num\">" << h(figure(p.cpu_s)) << "</td><td class=\"num\">" << p.max_threads
         << "</td><td class=\"num\">" << (p.read_bytes ? h(bytes_label(*p.read_bytes)) : "-") << "</td></tr>\n";
   }
-  out << "</table>\n<table><tr><th>thread</th><th>process</th><th>CPU s</th></tr>\n";
+  out << "</table>\n<table><tr><th>thread</th><th>process</th><th>CPU s</th><th>blocked on I/O s</th></tr>\n";
   for (const auto& t : report.top_threads) {
     out << "<tr><td><code>" << h(t.comm) << ":" << t.tid << "</code></td><td class=\"num\">" << t.pid
-        << "</td><td class=\"num\">" << h(figure(t.cpu_s)) << "</td></tr>\n";
+        << "</td><td class=\"num\">" << h(figure(t.cpu_s)) << "</td><td class=\"num\">" << h(figure(t.blocked_s))
+        << "</td></tr>\n";
   }
   out << "</table></section>\n";
 }
@@ -258,14 +263,20 @@ std::string render_watch_html(const WatchReport& report, const std::vector<Watch
   render_header(out, report);
   render_findings(out, report);
   render_ceilings(out, report);
-  out << "<section id=\"series\"><h2>Over time</h2>\n";
-  if (report.analysis.periodic.found) out << "<p class=\"small\">Shaded: the periodic idle episodes.</p>\n";
   std::vector<LineChart> charts = gpu_charts(report, samples);
   for (auto& chart : host_charts(report, samples)) charts.push_back(std::move(chart));
-  for (const auto& chart : charts) {
-    if (!chart.series.empty()) out << render_line_chart(chart);
+  // A run too short for two rated samples has no line to draw: no empty card.
+  const bool any_line = std::any_of(charts.begin(), charts.end(), [](const LineChart& chart) {
+    return std::any_of(chart.series.begin(), chart.series.end(), [](const LineSeries& s) { return s.points.size() >= 2; });
+  });
+  if (any_line) {
+    out << "<section id=\"series\"><h2>Over time</h2>\n";
+    if (report.analysis.periodic.found) out << "<p class=\"small\">Shaded: the periodic idle episodes.</p>\n";
+    for (const auto& chart : charts) {
+      if (!chart.series.empty()) out << render_line_chart(chart);
+    }
+    out << "</section>\n";
   }
-  out << "</section>\n";
   render_tables(out, report);
   render_sources(out, report);
   out << "<footer>pipecheck watch &middot; watch schema " << report.version << "</footer>\n</main></body></html>\n";

@@ -25,7 +25,7 @@ json finding_json(const WatchFinding& f) {
 json comparison_json(const CeilingComparison& c) {
   return json{{"stage", c.stage},       {"subject", c.subject}, {"observed", r(c.observed)}, {"ceiling", r(c.ceiling)},
               {"unit", c.unit},         {"percent", r(c.percent, 1)}, {"text", c.text},
-              {"measured_by", c.measured_by}};
+              {"measured_by", c.measured_by}, {"the_jobs", c.jobs}};
 }
 
 json gpu_json(const GpuStats& g) {
@@ -54,7 +54,8 @@ json disk_json(const DiskStats& d) {
               {"read_mbs_while_reading", r(d.read_mbs_while_reading)},
               {"read_iops_while_reading", r(d.read_iops_while_reading, 1)},
               {"r_await_median_ms", r(d.r_await_median_ms, 3)},
-              {"aqu_sz_median", r(d.aqu_median)}};
+              {"aqu_sz_median", r(d.aqu_median)},
+              {"direct", d.direct}};
 }
 
 json analysis_json(const WatchAnalysis& a) {
@@ -65,10 +66,22 @@ json analysis_json(const WatchAnalysis& a) {
   json periodic = nullptr;
   if (a.periodic.found) {
     periodic = json{{"signal", a.periodic_signal},
+                    {"busy_level", r(a.periodic.busy_level, 1)},
                     {"period_s", r(a.periodic.period_s)},
                     {"idle_share", r(a.periodic.idle_share, 3)},
                     {"episodes", a.periodic.episodes},
                     {"mean_idle_s", r(a.periodic.mean_idle_s)}};
+  }
+  json others = json::array();
+  for (const auto& o : a.other_processes) {
+    others.push_back(json{{"command", o.command}, {"pid", o.pid}, {"processes", o.processes},
+                          {"cpu_pct", r(o.cpu_percent, 1)}});
+  }
+  json usage = nullptr;
+  if (a.usage) {
+    usage = json{{"wall_s", r(a.usage->wall_s, 3)},         {"user_s", r(a.usage->user_s, 3)},
+                 {"system_s", r(a.usage->system_s, 3)},     {"read_bytes", a.usage->read_bytes},
+                 {"max_rss_mb", r(a.usage->max_rss_mb, 1)}};
   }
   json sawtooth = nullptr;
   if (a.sawtooth.found) {
@@ -94,10 +107,21 @@ json analysis_json(const WatchAnalysis& a) {
                 {"busy_processes_median", r(a.job.busy_processes_median, 1)},
                 {"max_processes", a.job.max_processes},
                 {"max_threads", a.job.max_threads},
-                {"read_mbs_median", opt(a.job.read_mbs_median)}}},
+                {"read_mbs_median", opt(a.job.read_mbs_median)},
+                {"run_wait_median_pct", r(a.job.run_wait_median, 1)},
+                {"wait_share_median", r(a.job.wait_share_median, 3)},
+                {"io_blocked_mean_pct", opt(a.job.io_blocked_mean, 1)},
+                {"blocked_share_mean", r(a.job.blocked_share_mean, 3)},
+                {"top_blocked_thread", a.job.top_blocked_thread},
+                {"top_blocked_median_pct", r(a.job.top_blocked_median, 1)},
+                {"blocked_how", a.blocked_how}}},
               {"host",
                {{"cores", a.host.cores}, {"cpu_median_pct", r(a.host.cpu_median, 1)},
-                {"iowait_median_pct", r(a.host.iowait_median, 1)}}},
+                {"iowait_median_pct", r(a.host.iowait_median, 1)},
+                {"others_cores_median", r(a.host.others_cores_median, 2)}}},
+              {"other_processes", others},
+              {"seen", {{"cpu_s", r(a.seen_cpu_s)}, {"processes", a.seen_processes}, {"threads", a.seen_threads}}},
+              {"job_usage", usage},
               {"disks", disks},
               {"disks_are_the_jobs", a.disks_are_jobs},
               {"periodic_idle", periodic},
@@ -115,7 +139,8 @@ json watch_report_json(const WatchReport& report) {
   for (const auto& [name, why] : report.job_devices) devices.push_back(json{{"name", name}, {"evidence", why}});
   json threads = json::array();
   for (const auto& t : report.top_threads) {
-    threads.push_back(json{{"tid", t.tid}, {"pid", t.pid}, {"comm", t.comm}, {"cpu_s", r(t.cpu_s)}});
+    threads.push_back(
+        json{{"tid", t.tid}, {"pid", t.pid}, {"comm", t.comm}, {"cpu_s", r(t.cpu_s)}, {"blocked_s", r(t.blocked_s)}});
   }
   json processes = json::array();
   for (const auto& p : report.processes) {
@@ -145,6 +170,7 @@ json watch_report_json(const WatchReport& report) {
       {"findings", findings},
       {"ceiling_comparisons", comparisons},
       {"baseline", report.baseline_source.empty() ? json() : json(report.baseline_source)},
+      {"baseline_wanted", report.baseline_wanted},
       {"gpus", report.gpus},
       {"job_devices", devices},
       {"devices_how", report.devices_how},

@@ -40,10 +40,18 @@ void figures_lines(std::ostringstream& out, const WatchAnalysis& a) {
       << figure(a.job.cpu_pct_median) << "% of a core; busiest thread " << (a.job.top_thread.empty() ? "-" : a.job.top_thread)
       << " at " << figure(a.job.top_demand_median) << "% demand; busy threads " << plain_number(a.job.busy_threads_median);
   if (a.job.read_mbs_median) out << "; reads " << figure(*a.job.read_mbs_median, "MB/s");
+  out << "; waiting for a CPU " << figure(a.job.run_wait_median) << "% of a core";
+  if (a.job.io_blocked_mean) {
+    out << "; blocked on I/O " << figure(*a.job.io_blocked_mean) << "% of a core (mean; " << a.blocked_how << ")";
+  }
   out << "\n  host: CPU " << figure(a.host.cpu_median) << "% of " << a.host.cores << " cores, iowait "
-      << figure(a.host.iowait_median) << "%\n";
+      << figure(a.host.iowait_median) << "%; others " << figure(a.host.others_cores_median) << " cores";
+  if (!a.other_processes.empty()) out << " (" << describe_others(a.other_processes) << ")";
+  out << "\n";
   for (const auto& d : a.disks) {
-    out << "  " << d.name << (d.job ? "" : " (busy disk)") << ": %util " << figure(d.util_median) << "%, reads "
+    // A disk shown because it moved data, not because the job's files are on it.
+    const char* label = d.job ? "" : " (not known to be the job's)";
+    out << "  " << d.name << label << ": %util " << figure(d.util_median) << "%, reads "
         << figure(d.read_mbs_while_reading, "MB/s") << ", " << figure(d.read_iops_while_reading, "IOPS")
         << " while reading (" << figure(100 * d.reading_share) << "% of the time), r_await "
         << figure(d.r_await_median_ms, "ms") << ", aqu-sz " << figure(d.aqu_median) << "\n";
@@ -80,8 +88,11 @@ std::string render_watch_text(const WatchReport& report) {
     out << "against the ceilings measured by pipecheck run (" << report.baseline_source
         << "): none measured for the disks or GPUs this job used\n";
   }
-  out << "figures (medians over " << a.steady_samples << " steady samples):\n";
-  figures_lines(out, a);
+  // Too short: medians of nothing would read as zeros measured.
+  if (a.steady_samples > 0) {
+    out << "figures (medians over " << a.steady_samples << " steady samples):\n";
+    figures_lines(out, a);
+  }
   for (const auto& note : report.notes) out << "note: " << note << "\n";
   return out.str();
 }

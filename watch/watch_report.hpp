@@ -34,6 +34,7 @@ struct WatchReport {
   WatchAnalysis analysis;
   WatchVerdict verdict;
   std::string baseline_source;  // the run whose ceilings were used; "" when none
+  bool baseline_wanted = true;  // false: --no-baseline
   std::vector<ThreadTotal> top_threads;
   std::vector<ProcessTotal> processes;
   std::vector<std::string> notes;

@@ -3,22 +3,28 @@
 // `pipecheck watch --list-rules` (and pasted in the README) cannot drift from the code.
 //
 //  #  rule                    applies  condition (defaults)                                      verdict
-//  0  too_short               any      < 3 steady samples                                         too short to judge
+//  0  too_short               any      < 3 steady samples (says what was seen)                    too short to judge
 //  1  gpu_straggler_sawtooth  2+ GPUs  one GPU starts >= 60% of >= 3 shared dips                  waiting on communication or a straggler
 //  2  input_single_process    GPU      util < 50%, one thread >= 90% demand in >= 60%, <= 1 busy  input pipeline bound, single process
-//  3  input_cpu_saturated     GPU      util < 50%, host CPU >= 90%, >= 50% of it the job's         input pipeline bound, CPU saturated
-//  4  storage_bound           any      (util < 50% or no GPU), job disk util >= 80% or >= 85% of  storage bound
-//                                      its measured MB/s (IOPS for reads <= 32 KiB), the job reads
-//  5  pcie_bound              GPU      util < 50%, PCIe RX >= 80% of measured pinned H2D          host-to-device copies bound
-//  6  busy_not_loaded         GPU      util >= 80%, power < 60% of limit                          busy but not loaded (launch-bound)
-//  7  compute_bound           GPU      util >= 80%, power >= 85% of limit or SwPowerCap >= 50%    compute bound (healthy)
-//  8  gpu_bound               GPU      util >= 80%, power in between                              GPU bound, moderately loaded
-//  9  gpu_waiting             GPU      util < 50%, none of the above                              GPU waiting on something not sampled
-// 10  cpu_single_thread       no GPU   one thread >= 90% demand in >= 60%, <= 1 busy thread       single-threaded CPU bound
-// 11  cpu_all_cores           no GPU   host CPU >= 90% and the job uses >= 50% of it              CPU bound on every core
-// 12  cpu_multi_thread        no GPU   >= 2 busy threads, host CPU < 90%                          CPU bound on N threads
-// 13  periodic_idle           any      idle (GPU <= 5%, CPU <= 10%) >= 3 times, regular, >= 5%    periodic work (evaluation, checkpoints)
-// 14  job_idle                no GPU   job CPU < 10% of a core, no busy disk                      mostly waiting (sleep, network, locks)
+//  3  cpu_contention          any      (util < 50% or no GPU), run-queue wait >= 25% of demand    CPU contention, the others named
+//                                      and >= 25% of a core, others use >= 0.5 cores
+//  4  input_cpu_saturated     GPU      util < 50%, host CPU >= 90%, >= 50% of it the job's         input pipeline bound, CPU saturated
+//  5  storage_bound           any      (util < 50% or no GPU), the job reads, its disk saturated:  storage bound
+//                                      >= 85% of its measured MB/s (IOPS for reads <= 32 KiB), or
+//                                      unmeasured: %util >= 80 with >= 4 in flight
+//  6  storage_latency         any      (util < 50% or no GPU), the job reads, its threads blocked  waiting on storage latency
+//                                      on I/O >= 50% of the time blocked or on a CPU, the disk not saturated
+//  7  pcie_bound              GPU      util < 50%, PCIe RX >= 80% of measured pinned H2D          host-to-device copies bound
+//  8  busy_not_loaded         GPU      util >= 80%, power < 60% of limit                          busy but not loaded (launch-bound)
+//  9  compute_bound           GPU      util >= 80%, power >= 85% of limit or SwPowerCap >= 50%    compute bound (healthy)
+// 10  gpu_bound               GPU      util >= 80%, power in between                              GPU bound, moderately loaded
+// 11  gpu_waiting             GPU      util < 50%, none of the above                              GPU waiting on something not sampled
+// 12  cpu_single_thread       no GPU   one thread >= 90% demand in >= 60%, <= 1 busy thread       single-threaded CPU bound
+// 13  cpu_all_cores           no GPU   host CPU >= 90% and the job uses >= 50% of it              CPU bound on every core
+// 14  cpu_multi_thread        no GPU   >= 2 busy threads, host CPU < 90%                          CPU bound on N threads
+// 15  periodic_idle           any      idle (GPU <= 5%, CPU <= 10%; partly idle samples by their  periodic work (evaluation, checkpoints)
+//                                      idle share) >= 4 times, regular, >= 5% lost
+// 16  job_idle                no GPU   job CPU < 10% of a core, not blocked on I/O, no busy disk   mostly waiting (sleep, network, locks)
 #include "watch/watch_rules.hpp"
 
 #include <algorithm>
@@ -51,12 +57,23 @@ constexpr double kSmallReadBytes = 32 * 1024;  // IOPS are compared with the mea
                                            // random-read IOPS only for reads this small
 constexpr double kJobReadsMbs = 1;         // the job reads at least this (median), or ...
 constexpr double kDiskReadingShare = 0.5;  // ... its disk reads in this share of samples
+constexpr double kSaturatedQueue = 4;      // without a measured ceiling, a disk at %util >= 80 with
+                                           // this many requests in flight (aqu-sz) is saturated
+constexpr double kBlockedShare = 0.5;      // the job's threads blocked on I/O this share of the time
+                                           // they were blocked or on a CPU (not waiting for one) ...
+constexpr double kBlockedMinPct = 30;      // ... and for at least this much of a core (0.3 reads in flight)
+constexpr double kWaitShare = 0.25;        // contention: runnable without a CPU this share of the time
+                                           // the job's threads wanted one ...
+constexpr double kWaitMinPct = 25;         // ... at least this much of a core ...
+constexpr double kOthersMinCores = 0.5;    // ... while other processes used at least this many cores
 constexpr double kPcieCeilingPct = 80;     // PCIe RX against the measured pinned H2D rate
 constexpr double kGpuIdlePct = 5;          // periodic idle: GPU utilization at or below
 constexpr double kCpuIdlePct = 10;         // periodic idle without GPU: job CPU, % of a core
 constexpr double kPeriodicLostShare = 0.05;  // report a period losing at least this share
 constexpr double kJobIdlePct = 10;         // a job below this CPU (no GPU) is mostly waiting
 constexpr int kPeriodicMinEpisodes = 4;
+constexpr double kMostlyIdle = 0.5;        // a sample idle this share of its interval joins an episode
+constexpr double kEdgeIdle = 0.1;          // a neighbour idle this share adds its share
 constexpr double kPeriodTolerance = 0.25;  // a gap within this share of the period is regular ...
 constexpr double kPeriodRegularShare = 0.75;  // ... and this share of the gaps must be
 constexpr double kDipShare = 0.6;          // sawtooth: a dip is below this share of the GPU's median
@@ -162,9 +179,22 @@ void add_gpu_figures(const WatchAnalysis& a, WatchFinding& f) {
 std::optional<WatchFinding> too_short(const WatchAnalysis& a) {
   if (a.steady_samples >= kMinSteadySamples) return std::nullopt;
   WatchFinding f = finding("too_short", "none", "too short to judge",
-                           "watch longer (a few minutes of steady training) or sample faster (--interval)");
+                           cat("watch a longer run (a few minutes of steady training), or sample faster (--interval "
+                               "0.1s): the rules need ", std::to_string(kMinSteadySamples),
+                               " samples after the warm-up (the first sample only starts the counters)"));
   f.figures.push_back(cat(std::to_string(a.steady_samples), " steady samples of ", std::to_string(a.samples),
-                          " (warm-up ", figure(a.warmup_s, "s"), " left out)"));
+                          a.samples > 1 ? cat(" (warm-up ", figure(a.warmup_s, "s"), " left out)") : ""));
+  if (a.usage) {
+    const JobUsage& u = *a.usage;
+    f.figures.push_back(cat("the command ran ", figure(u.wall_s, "s"), ": CPU ", figure(u.user_s + u.system_s, "s"),
+                            " (user ", figure(u.user_s, "s"), ", system ", figure(u.system_s, "s"), "), read ",
+                            bytes_label(u.read_bytes), " from disks, largest process ", figure(u.max_rss_mb, "MB"),
+                            " (wait4 rusage, its waited-for children included)"));
+  }
+  if (a.seen_processes > 0) {
+    f.figures.push_back(cat("seen while sampled: up to ", std::to_string(a.seen_processes), " processes, ",
+                            std::to_string(a.seen_threads), " threads, ", figure(a.seen_cpu_s, "s"), " of CPU"));
+  }
   return f;
 }
 
@@ -213,26 +243,45 @@ std::optional<WatchFinding> input_cpu_saturated(const WatchAnalysis& a) {
   return f;
 }
 
-// The disk the job waits on: at its utilization limit or at a measured ceiling.
+// Whether the job reads from disk: by its own counters (/proc/PID/io), or where those are
+// unreadable (another user's job), by this disk reading most of the time. A busy disk the job
+// does not read from is someone else's load.
+bool job_reads_from(const WatchAnalysis& a, const DiskStats& d) {
+  if (a.job.read_mbs_median) return *a.job.read_mbs_median >= kJobReadsMbs;
+  return d.job && d.reading_share >= kDiskReadingShare;
+}
+
+// The job's threads spend most of their busy time blocked on I/O.
+bool mostly_blocked(const WatchAnalysis& a) {
+  return a.job.io_blocked_mean && *a.job.io_blocked_mean >= kBlockedMinPct &&
+         a.job.blocked_share_mean >= kBlockedShare;
+}
+
+// A disk that can take no more: at a measured ceiling; without one, busy all the time with a
+// queue of requests (or busy all the time while the job is not waiting on single reads).
+bool saturated(const WatchAnalysis& a, const DiskStats& d, std::string& why) {
+  for (const auto& c : d.ceilings) {
+    if (c.percent >= kDiskCeilingPct) {
+      why = cat(d.name, " runs at ", pct(c.percent), " of its measured ", figure(c.ceiling, c.unit), " (>= ",
+                limit(kDiskCeilingPct), ")");
+      return true;
+    }
+  }
+  if (!d.ceilings.empty() || d.util_median < kDiskUtilPct) return false;
+  if (d.aqu_median >= kSaturatedQueue) {
+    why = cat(d.name, " is busy ", pct(d.util_median), " of the time (>= ", limit(kDiskUtilPct), ") with ",
+              figure(d.aqu_median), " requests in flight (>= ", plain_number(kSaturatedQueue), ")");
+    return true;
+  }
+  if (mostly_blocked(a)) return false;  // single reads waited on: storage_latency says so
+  why = cat(d.name, " is busy ", pct(d.util_median), " of the time (>= ", limit(kDiskUtilPct), ")");
+  return true;
+}
+
+// The disk the job waits on: saturated, and read by the job.
 const DiskStats* limiting_disk(const WatchAnalysis& a, std::string& why) {
-  // The job must read: by its own counters (/proc/PID/io), or where those are unreadable (another
-  // user's job), by its disk reading most of the time. A busy disk the job does not read from is
-  // someone else's load.
-  const bool io_known = a.job.read_mbs_median.has_value();
-  const bool job_reads = a.job.read_mbs_median.value_or(0) >= kJobReadsMbs;
   for (const auto& d : a.disks) {
-    if (io_known ? !job_reads : !(d.job && d.reading_share >= kDiskReadingShare)) continue;
-    if (d.util_median >= kDiskUtilPct) {
-      why = cat(d.name, " is busy ", pct(d.util_median), " of the time (>= ", limit(kDiskUtilPct), ")");
-      return &d;
-    }
-    for (const auto& c : d.ceilings) {
-      if (c.percent >= kDiskCeilingPct) {
-        why = cat(d.name, " runs at ", pct(c.percent), " of its measured ", figure(c.ceiling, c.unit), " (>= ",
-                  limit(kDiskCeilingPct), ")");
-        return &d;
-      }
-    }
+    if (job_reads_from(a, d) && saturated(a, d, why)) return &d;
   }
   return nullptr;
 }
@@ -243,23 +292,99 @@ std::optional<WatchFinding> storage_bound(const WatchAnalysis& a) {
   const DiskStats* disk = limiting_disk(a, why);
   if (!disk) return std::nullopt;
   WatchFinding f = finding("storage_bound", "storage", cat("storage bound on ", disk->name),
-                           "read larger sequential chunks (packed shards: WebDataset, TFRecord, Arrow), more "
-                           "reads in flight (more workers, prefetch), a page cache that holds the dataset, or "
-                           "faster storage");
+                           "read larger sequential chunks (packed shards: WebDataset, TFRecord, Arrow), a page "
+                           "cache that holds the dataset, or faster storage");
   if (a.has_gpu) f.figures.push_back(gpu_util_figure(a));
   f.figures.push_back(why);
   f.figures.push_back(disk_figure(*disk));
   if (!disk->job) f.figures.push_back("which disk the job reads from is not known (no open file on a block device): this is the busiest one");
-  for (const auto& c : disk->ceilings) {
-    f.figures.push_back(c.text);
-    // Busy all the time yet below what the disk delivered with many requests in flight: the
-    // job asks too little at once (NVMe and virtual disks serve requests in parallel).
-    if (c.percent < kDiskCeilingPct) {
-      f.figures.push_back(cat("below that ceiling with ", figure(disk->aqu_median),
-                              " requests in flight on average: more reads at once (workers, prefetch) would go faster"));
+  for (const auto& c : disk->ceilings) f.figures.push_back(c.text);
+  if (a.job.read_mbs_median) {
+    const double job = *a.job.read_mbs_median;
+    f.figures.push_back(cat("the job reads ", figure(job, "MB/s"), " (median, /proc/PID/io)",
+                            job < 0.5 * disk->read_mbs_median
+                                ? cat(" of the disk's ", figure(disk->read_mbs_median, "MB/s"),
+                                      ": other readers keep it saturated, and the job's reads wait behind theirs")
+                                : ""));
+  }
+  return f;
+}
+
+std::string blocked_figure(const WatchAnalysis& a) {
+  return cat("the job's threads were blocked on I/O ", share(a.job.blocked_share_mean),
+             " of the time they were blocked or on a CPU (mean): blocked ", pct(a.job.io_blocked_mean.value_or(0)),
+             " of a core, on a CPU ", pct(a.job.cpu_pct_median), " (median), waiting for one ", pct(a.job.run_wait_median),
+             a.job.top_blocked_thread.empty() ? ""
+                                              : cat("; most blocked thread ", a.job.top_blocked_thread, " ",
+                                                    pct(a.job.top_blocked_median), " of the time"),
+             a.blocked_how.empty() ? "" : cat(" (", a.blocked_how, ")"));
+}
+
+// The disk the job's reads wait on: its own (or the busiest) that it reads and that is not saturated.
+const DiskStats* latency_disk(const WatchAnalysis& a) {
+  for (const auto& d : a.disks) {
+    if (job_reads_from(a, d) && d.reading_share > 0) return &d;
+  }
+  return nullptr;
+}
+
+std::optional<WatchFinding> storage_latency(const WatchAnalysis& a) {
+  if ((a.has_gpu && !gpu_low(a)) || !mostly_blocked(a) || storage_bound(a)) return std::nullopt;
+  const DiskStats* disk = latency_disk(a);
+  if (!disk && a.job.read_mbs_median.value_or(0) < kJobReadsMbs) return std::nullopt;
+  const double in_flight = disk ? disk->aqu_median : a.job.io_blocked_mean.value_or(0) / 100.0;
+  WatchFinding f = finding("storage_latency", "storage",
+                           cat("waiting on storage latency: ", figure(in_flight), in_flight < 1.5 ? " read" : " reads",
+                               " in flight", disk ? cat(" on ", disk->name) : "", ", the disk can take more"),
+                           "read in parallel: more loader workers (DataLoader num_workers), several reads in flight "
+                           "per worker (threads, io_uring, prefetch_factor), larger reads (packed shards), or "
+                           "prefetch the next files while this batch decodes");
+  if (a.has_gpu) f.figures.push_back(gpu_util_figure(a));
+  f.figures.push_back(blocked_figure(a));
+  if (disk) {
+    f.figures.push_back(disk_figure(*disk));
+    if (disk->ceilings.empty()) {
+      f.figures.push_back(cat(disk->name, " is not saturated: ", figure(disk->aqu_median),
+                              " requests in flight on average (a disk at its limit keeps a queue; pipecheck run "
+                              "measures it with 32 in flight)"));
+    }
+    for (const auto& c : disk->ceilings) {
+      f.figures.push_back(c.text);
     }
   }
   if (a.job.read_mbs_median) f.figures.push_back(cat("the job reads ", figure(*a.job.read_mbs_median, "MB/s"), " (median, /proc/PID/io)"));
+  f.figures.push_back(host_figure(a));
+  return f;
+}
+
+std::optional<WatchFinding> cpu_contention(const WatchAnalysis& a) {
+  if ((a.has_gpu && !gpu_low(a)) || a.job.wait_share_median < kWaitShare || a.job.run_wait_median < kWaitMinPct ||
+      a.host.others_cores_median < kOthersMinCores) {
+    return std::nullopt;
+  }
+  std::string who;
+  if (!a.other_processes.empty()) {
+    const auto& top = a.other_processes.front();
+    who = cat(" (busiest: ", top.command,
+              top.processes > 1 ? cat(", ", std::to_string(top.processes), " processes") : cat(", pid ", std::to_string(top.pid)),
+              ")");
+  }
+  WatchFinding f = finding("cpu_contention", "cpu",
+                           cat("CPU contention: the job's threads wait for CPUs that other processes hold", who),
+                           "give the job CPUs of its own: stop or move the other work, lower its priority (nice, a "
+                           "cgroup cpu.weight), or pin the job and the others to separate cores (taskset, cpusets)");
+  if (a.has_gpu) f.figures.push_back(gpu_util_figure(a));
+  f.figures.push_back(cat("the job's threads were runnable without a CPU ", share(a.job.wait_share_median),
+                          " of the time they wanted one (median): waiting ", pct(a.job.run_wait_median),
+                          " of a core, on a CPU ", pct(a.job.cpu_pct_median), " (schedstat)"));
+  f.figures.push_back(cat("other processes and the kernel used ", figure(a.host.others_cores_median), " of ",
+                          std::to_string(a.host.cores), " cores (median; host CPU ", pct(a.host.cpu_median), ")"));
+  f.figures.push_back(a.other_processes.empty()
+                          ? std::string("no other process used 1% of a core in the /proc snapshots: kernel work, "
+                                        "or processes too short-lived to be seen")
+                          : cat("busiest other processes over the watch (% of one core): ",
+                                describe_others(a.other_processes)));
+  f.figures.push_back(thread_figure(a));
   return f;
 }
 
@@ -316,7 +441,8 @@ std::optional<WatchFinding> gpu_bound(const WatchAnalysis& a) {
 
 std::optional<WatchFinding> gpu_waiting(const WatchAnalysis& a) {
   if (!gpu_low(a)) return std::nullopt;
-  for (WatchRuleJudge explained : {input_single_process, input_cpu_saturated, storage_bound, pcie_bound}) {
+  for (WatchRuleJudge explained :
+       {input_single_process, cpu_contention, input_cpu_saturated, storage_bound, storage_latency, pcie_bound}) {
     if (explained(a)) return std::nullopt;
   }
   WatchFinding f = finding("gpu_waiting", "gpu",
@@ -373,7 +499,9 @@ std::optional<WatchFinding> periodic_idle(const WatchAnalysis& a) {
 }
 
 std::optional<WatchFinding> job_idle(const WatchAnalysis& a) {
-  if (a.has_gpu || a.job.cpu_pct_median >= kJobIdlePct) return std::nullopt;
+  if (a.has_gpu || a.job.cpu_pct_median >= kJobIdlePct || a.job.io_blocked_mean.value_or(0) >= kBlockedMinPct) {
+    return std::nullopt;
+  }
   for (const auto& d : a.disks) {
     if (d.job && d.util_median >= kDiskUtilPct) return std::nullopt;
   }
@@ -388,7 +516,7 @@ std::optional<WatchFinding> job_idle(const WatchAnalysis& a) {
 
 const std::vector<WatchRule>& watch_rules() {
   static const std::vector<WatchRule> rules = {
-      {"too_short", "any", cat("fewer than ", std::to_string(kMinSteadySamples), " steady samples"),
+      {"too_short", "any", cat("fewer than ", std::to_string(kMinSteadySamples), " steady samples (what was seen is said)"),
        "too short to judge", too_short},
       {"gpu_straggler_sawtooth", "2+ GPUs",
        cat("one GPU starts >= ", limit_share(kLeadShare), " of >= ", std::to_string(kMinDipEvents),
@@ -398,6 +526,11 @@ const std::vector<WatchRule>& watch_rules() {
        cat("GPU util < ", limit(kGpuLowPct), "; one thread's demand >= ", limit(kThreadSaturatedPct), " of a core in >= ",
            limit_share(kSaturatedShare), " of samples; <= 1 busy thread and process"),
        "input pipeline bound, single process (num_workers=0 pattern)", input_single_process},
+      {"cpu_contention", "any",
+       cat("GPU util < ", limit(kGpuLowPct), " or no GPU; the job's threads runnable without a CPU >= ",
+           limit_share(kWaitShare), " of the time they want one and >= ", limit(kWaitMinPct),
+           " of a core (schedstat); other processes use >= ", plain_number(kOthersMinCores), " cores"),
+       "CPU contention: other processes hold the CPUs (named)", cpu_contention},
       {"input_cpu_saturated", "GPU",
        cat("GPU util < ", limit(kGpuLowPct), "; host CPU >= ", limit(kHostCpuBusyPct), ", the job using >= ",
            limit_share(kJobShareOfHost), " of it"),
@@ -405,10 +538,16 @@ const std::vector<WatchRule>& watch_rules() {
       {"storage_bound", "any",
        cat("GPU util < ", limit(kGpuLowPct), " or no GPU; the job reads >= ", plain_number(kJobReadsMbs),
            " MB/s (/proc/PID/io; unreadable: its disk reads in >= ", limit_share(kDiskReadingShare),
-           " of samples); that disk at %util >= ", limit(kDiskUtilPct), " or >= ",
-           limit(kDiskCeilingPct), " of the MB/s (or, for reads <= ", bytes_label(kSmallReadBytes),
-           ", the IOPS) pipecheck run measured for it"),
+           " of samples); that disk saturated: >= ", limit(kDiskCeilingPct), " of the MB/s (or, for reads <= ",
+           bytes_label(kSmallReadBytes), ", the IOPS) pipecheck run measured for it; without a measurement, "
+           "%util >= ", limit(kDiskUtilPct), " with >= ", plain_number(kSaturatedQueue),
+           " requests in flight (or with fewer, unless the job's threads wait on single reads)"),
        "storage bound", storage_bound},
+      {"storage_latency", "any",
+       cat("GPU util < ", limit(kGpuLowPct), " or no GPU; the job reads (as above); its threads blocked on I/O >= ",
+           limit_share(kBlockedShare), " of the time blocked or on a CPU and >= ", limit(kBlockedMinPct),
+           " of a core (delay accounting, else thread states at >= 10 Hz); the disk not saturated"),
+       "waiting on storage latency: N reads in flight, the disk can take more", storage_latency},
       {"pcie_bound", "GPU",
        cat("GPU util < ", limit(kGpuLowPct), "; PCIe RX >= ", limit(kPcieCeilingPct), " of the measured pinned H2D rate"),
        "host-to-device copies bound", pcie_bound},
@@ -434,12 +573,16 @@ const std::vector<WatchRule>& watch_rules() {
        "CPU bound on N threads, cores to spare", cpu_multi_thread},
       {"periodic_idle", "any",
        cat("GPU util <= ", limit(kGpuIdlePct), " (no GPU: job CPU <= ", limit(kCpuIdlePct),
-           " of a core) in >= ", std::to_string(kPeriodicMinEpisodes), " episodes at a regular period (",
+           " of a core) in >= ", std::to_string(kPeriodicMinEpisodes),
+           " episodes (with the samples around them idle >= ", limit_share(kMostlyIdle),
+           " of their interval; partly idle ones count by their idle share, 1 - value / the busy median) at a regular period (",
            limit_share(kPeriodRegularShare), " of gaps (all below 4 gaps) within ", limit_share(kPeriodTolerance),
            " or 1 sample; period >= 4 samples); >= ",
            limit_share(kPeriodicLostShare), " of the time lost"),
        "periodic work (evaluation, checkpoints): period and share lost", periodic_idle},
-      {"job_idle", "no GPU", cat("job CPU < ", limit(kJobIdlePct), " of a core; no disk of the job at >= ", limit(kDiskUtilPct)),
+      {"job_idle", "no GPU",
+       cat("job CPU < ", limit(kJobIdlePct), " of a core; blocked on I/O < ", limit(kBlockedMinPct),
+           " of a core; no disk of the job at >= ", limit(kDiskUtilPct)),
        "mostly waiting (sleep, network, locks)", job_idle},
   };
   return rules;
@@ -453,6 +596,8 @@ AnalysisOptions watch_analysis_options() {
     p->min_episodes = kPeriodicMinEpisodes;
     p->tolerance_share = kPeriodTolerance;
     p->regular_share = kPeriodRegularShare;
+    p->mostly_idle = kMostlyIdle;
+    p->edge_idle = kEdgeIdle;
   }
   options.gpu_periodicity.idle_below = kGpuIdlePct;
   options.cpu_periodicity.idle_below = kCpuIdlePct;

@@ -28,6 +28,11 @@ struct GpuWatch {
 // CPU figures of a set of threads over the last interval. "Demand" is the share of the interval
 // a thread was on a CPU or runnable and waiting for one (/proc/.../schedstat): a CPU-bound
 // thread on a busy machine shows 100% demand even when it only got half a core.
+// Run-queue wait: the part of demand spent runnable without a CPU, while other processes (or
+// the job's own threads) held them. Blocked on I/O: the share of the interval a thread spent
+// waiting for block I/O, from the kernel's delay accounting (delayacct_blkio_ticks, field 42 of
+// /proc/PID/task/TID/stat) where it is on, else from the thread's state (D, uninterruptible
+// sleep) looked at >= 10 times a second between samples.
 struct ProcWatch {
   int pid = 0;
   std::string comm;  // sanitized: no ',', '|', quotes or control characters
@@ -39,6 +44,8 @@ struct ProcWatch {
   double top_thread_demand_pct = 0;
   std::string top_thread;  // "comm:tid"
   std::optional<double> read_mbs;  // /proc/PID/io read_bytes rate (needs ptrace access)
+  double run_wait_pct = 0;                 // summed over its threads, % of one core
+  std::optional<double> io_blocked_pct;    // summed over its threads, % of one core
 };
 
 // The whole process tree: root and every descendant.
@@ -53,6 +60,10 @@ struct JobWatch {
   double top_thread_demand_pct = 0;
   std::string top_thread;
   std::optional<double> read_mbs;
+  double run_wait_pct = 0;               // summed over the threads, % of one core
+  std::optional<double> io_blocked_pct;  // summed over the threads, % of one core
+  double top_blocked_pct = 0;            // the thread blocked on I/O the longest, % of the interval
+  std::string top_blocked_thread;        // "comm:tid"
 };
 
 struct HostWatch {

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <set>
 #include <thread>
 
@@ -27,6 +29,7 @@
 #include "watch/disk_stats.hpp"
 #include "watch/gpu_watch_sampler.hpp"
 #include "watch/job_devices.hpp"
+#include "watch/other_processes.hpp"
 #include "watch/watch_csv.hpp"
 #include "watch/watch_live.hpp"
 #include "watch/watch_render_html.hpp"
@@ -55,6 +58,17 @@ double thread_cpu_ms() {
   timespec now{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+}
+
+// What the command used, from wait4's rusage (it and the children it waited for).
+JobUsage usage_of(const rusage& usage, double wall_s) {
+  JobUsage u;
+  u.wall_s = wall_s;
+  u.user_s = static_cast<double>(usage.ru_utime.tv_sec) + static_cast<double>(usage.ru_utime.tv_usec) / 1e6;
+  u.system_s = static_cast<double>(usage.ru_stime.tv_sec) + static_cast<double>(usage.ru_stime.tv_usec) / 1e6;
+  u.read_bytes = static_cast<double>(usage.ru_inblock) * 512.0;  // the kernel counts read_bytes / 512
+  u.max_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;   // KiB
+  return u;
 }
 
 // How the job ended, from a wait status.
@@ -101,6 +115,7 @@ struct Samplers {
   DiskStatsSampler disks;
   JobDeviceFinder devices;
   GpuWatchSampler& gpus;
+  OtherProcessesSampler others;
   std::vector<std::string> forced_disks;
   std::set<int> scanned;  // pids whose files were looked at
   int tick = 0;
@@ -113,6 +128,7 @@ WatchSample take_sample(Samplers& s, Clock::time_point start, bool& root_alive) 
   sample.elapsed_s = std::chrono::duration<double>(now - start).count();
   ProcessTreeReading tree = s.tree.sample(now);
   root_alive = tree.root_alive;
+  if (root_alive) s.others.sample(sample.elapsed_s, tree.pids);
   std::vector<int> new_pids;
   for (int pid : tree.pids) {
     if (s.scanned.insert(pid).second) new_pids.push_back(pid);
@@ -130,6 +146,7 @@ WatchSample take_sample(Samplers& s, Clock::time_point start, bool& root_alive) 
 // The ceilings of an earlier run: the one named, else the latest of this host, else none.
 std::optional<MeasuredCeilings> find_ceilings(const WatchConfig& config, WatchReport& report) {
   if (config.baseline) return load_measured_ceilings(*config.baseline);
+  report.baseline_wanted = config.find_baseline;
   if (!config.find_baseline) return std::nullopt;
   const auto latest = latest_run_folder(config.results_root, report.host);
   if (!latest) {
@@ -157,7 +174,16 @@ struct Job {
   bool ours = false;
   bool ended = false;
   int exit_code = 0;
+  Clock::time_point started;
+  std::optional<JobUsage> usage;  // a command of ours, once reaped
 };
+
+void reaped(Job& job, int status, const rusage& usage, WatchReport& report) {
+  record_ending(status, report, job.exit_code);
+  job.usage = usage_of(usage, std::chrono::duration<double>(Clock::now() - job.started).count());
+  job.ended = true;
+  g_child.store(0);
+}
 
 // Our command was reaped by someone else (SIGCHLD ignored after all): it ended, code unknown.
 void lost_child(Job& job, WatchReport& report) {
@@ -174,11 +200,10 @@ bool job_over(Job& job, const SysfsRoot& root, WatchReport& report) {
     // Any child: the command, or an orphan of it the watch adopted as subreaper.
     for (;;) {
       int status = 0;
-      const pid_t done = waitpid(-1, &status, WNOHANG);
+      rusage usage{};
+      const pid_t done = wait4(-1, &status, WNOHANG, &usage);
       if (done == job.root) {
-        record_ending(status, report, job.exit_code);
-        job.ended = true;
-        g_child.store(0);
+        reaped(job, status, usage, report);
       } else if (done < 0 && errno == ECHILD) {
         lost_child(job, report);
       }
@@ -200,6 +225,7 @@ struct Loop {
   WatchOutcome& outcome;
   Job& job;
   double sampler_cpu_ms = 0;
+  int state_looks = 0;  // thread-state looks between samples
 };
 
 std::string verdict_so_far(const Loop& loop) {
@@ -208,9 +234,25 @@ std::string verdict_so_far(const Loop& loop) {
   return verdict.headline ? verdict.headline->verdict : "no pattern yet";
 }
 
+// Between samples, the state of each of the job's threads is looked at state_looks_per_s times
+// a second (without delay accounting): the share of looks in D is its time blocked on I/O.
+void look_at_states(Loop& loop, Clock::time_point now, Clock::time_point& next_look) {
+  if (loop.samplers.tree.blocked_source() != BlockedSource::thread_states || now < next_look) return;
+  const double cpu_before = thread_cpu_ms();
+  loop.samplers.tree.look_at_thread_states();
+  ++loop.state_looks;
+  loop.sampler_cpu_ms += thread_cpu_ms() - cpu_before;
+  const auto every = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(1.0 / std::max(1.0, loop.config.state_looks_per_s)));
+  next_look += every;
+  if (next_look < now) next_look = now + every;
+}
+
 // Waits for the next tick; false when the watch should end instead.
 bool wait_for_tick(Loop& loop, Clock::time_point start, Clock::time_point next, const SysfsRoot& root) {
   WatchReport& report = loop.outcome.report;
+  const double look_every_s = 1.0 / std::max(1.0, loop.config.state_looks_per_s);
+  auto next_look = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(look_every_s));
   while (true) {
     if (job_over(loop.job, root, report)) {
       report.stopped_by = "job_exited";
@@ -226,7 +268,9 @@ bool wait_for_tick(Loop& loop, Clock::time_point start, Clock::time_point next, 
       return false;
     }
     if (now >= next) return true;
-    std::this_thread::sleep_for(std::min<Clock::duration>(kPoll, next - now));
+    look_at_states(loop, now, next_look);
+    const auto wake = std::min(next, loop.samplers.tree.blocked_source() == BlockedSource::thread_states ? next_look : next);
+    std::this_thread::sleep_for(std::clamp<Clock::duration>(wake - Clock::now(), Clock::duration::zero(), kPoll));
   }
 }
 
@@ -385,6 +429,39 @@ std::vector<std::string> resolve_disks(const WatchConfig& config, const SysfsRoo
   return disks;
 }
 
+// The kernel's task delay accounting, turned on for the watch because the user asked
+// (--delayacct), and set back to off at the end: a setting of the whole machine.
+class DelayAccountingSwitch {
+ public:
+  DelayAccountingSwitch(const SysfsRoot& root, bool enable, WatchReport& report)
+      : path_(root.path("/proc/sys/kernel/task_delayacct").string()) {
+    if (!enable || delay_accounting_on(root)) return;
+    if (write("1")) {
+      turned_on_ = true;
+      report.notes.push_back("kernel task delay accounting turned on for the watch (--delayacct), off again after");
+    } else {
+      report.notes.push_back("--delayacct: could not turn on task delay accounting (" + path_ + ": " +
+                             std::strerror(errno) + "): thread states used instead");
+    }
+  }
+  ~DelayAccountingSwitch() {
+    if (turned_on_) write("0");
+  }
+  DelayAccountingSwitch(const DelayAccountingSwitch&) = delete;
+  DelayAccountingSwitch& operator=(const DelayAccountingSwitch&) = delete;
+
+ private:
+  bool write(const char* value) {
+    std::ofstream out(path_);
+    if (!out) return false;
+    out << value << "\n";
+    out.flush();
+    return static_cast<bool>(out);
+  }
+  std::string path_;
+  bool turned_on_ = false;
+};
+
 Job start_job(const WatchConfig& config, const SysfsRoot& root) {
   Job job;
   if (config.pid) {
@@ -394,6 +471,7 @@ Job start_job(const WatchConfig& config, const SysfsRoot& root) {
     // Workers that outlive their parent (double-forked, or a launcher that exits) come to the
     // watch instead of init, so they stay in the job's tree; job_over reaps them.
     prctl(PR_SET_CHILD_SUBREAPER, 1);
+    job.started = Clock::now();
     job.root = spawn_command(config.command);
     job.ours = true;
     g_child.store(job.root);
@@ -406,8 +484,14 @@ void finish_report(Samplers& samplers, const Loop& loop, WatchOutcome& outcome) 
   report.finished_utc = utc_now_iso_ms();
   describe_devices(samplers, report);
   for (const auto& note : samplers.gpus.notes()) report.notes.push_back("NVML: " + note);
-  report.analysis = analyze_watch(outcome.samples, loop.ceilings, watch_analysis_options(), report.job_devices);
-  report.verdict = judge_watch(report.analysis);
+  report.analysis = analyze_watch(outcome.samples, loop.ceilings, watch_analysis_options(), report.job_devices,
+                                  samplers.devices.direct());
+  WatchAnalysis& a = report.analysis;
+  const double looks = static_cast<double>(loop.state_looks) + static_cast<double>(outcome.samples.size());
+  a.blocked_how = describe(samplers.tree.blocked_source(), a.span_s > 0 ? looks / a.span_s : 0.0);
+  a.other_processes = samplers.others.top(8);
+  a.usage = loop.job.usage;
+  report.verdict = judge_watch(a);
   report.top_threads = samplers.tree.top_threads(20);
   report.processes = samplers.tree.processes();
   if (!outcome.samples.empty()) {
@@ -419,15 +503,16 @@ void finish_report(Samplers& samplers, const Loop& loop, WatchOutcome& outcome) 
 void wait_for_command(Job& job, WatchReport& report, std::ostream& err) {
   err << "watch: waiting for pid " << job.root << " to finish\n";
   int status = 0;
+  rusage usage{};
   pid_t done = -1;
-  while ((done = waitpid(job.root, &status, 0)) < 0 && errno == EINTR) {
+  while ((done = wait4(job.root, &status, 0, &usage)) < 0 && errno == EINTR) {
   }
   if (done != job.root) {
     lost_child(job, report);
     return;
   }
-  record_ending(status, report, job.exit_code);
-  g_child.store(0);
+  reaped(job, status, usage, report);
+  report.analysis.usage = job.usage;
 }
 
 }  // namespace
@@ -460,18 +545,32 @@ WatchOutcome run_watch(const WatchConfig& config, std::ostream& err) {
     throw;
   }
   report.pid = job.root;
+  const DelayAccountingSwitch delay_accounting(root, config.enable_delay_accounting, report);
   const auto start = Clock::now();
   Samplers samplers{ProcessTreeSampler(root, job.root, busy_thread_demand_pct(), job.ours ? getpid() : 0),
                     CpuStatsSampler(root),
-                    DiskStatsSampler(root), JobDeviceFinder(root), gpus, disks, {}, 0};
+                    DiskStatsSampler(root),
+                    JobDeviceFinder(root),
+                    gpus,
+                    OtherProcessesSampler(root),
+                    disks,
+                    {},
+                    0};
+  samplers.tree.use_delay_accounting(delay_accounting_on(root));
+  if (samplers.tree.blocked_source() != BlockedSource::delay_accounting) {
+    report.notes.push_back(
+        "time blocked on I/O is estimated from thread states (kernel task delay accounting is off: "
+        "/proc/sys/kernel/task_delayacct; --delayacct turns it on for the watch, as root)");
+  }
   std::optional<WatchDisplay> display;
   if (config.live) {
     display.emplace(err, config.tty_fd, config.plain_every_s);
     display->message("watch: pid " + std::to_string(job.root) + ", sampling every " + figure(config.interval_s, "s") +
                      " into " + outcome.csv_path.string());
   }
-  Loop loop{config, samplers, csv, display ? &*display : nullptr, ceilings ? &*ceilings : nullptr, outcome, job, 0.0};
+  Loop loop{config, samplers, csv, display ? &*display : nullptr, ceilings ? &*ceilings : nullptr, outcome, job, 0.0, 0};
   run_loop(loop, start, root);
+  samplers.others.sample(std::chrono::duration<double>(Clock::now() - start).count(), {}, true);
   if (display) display->finish();
   finish_report(samplers, loop, outcome);
   write_results_or_say_why(outcome, config.out_dir, err);

@@ -33,6 +33,10 @@ struct WatchConfig {
   bool live = true;         // false: no live lines at all
   double plain_every_s = 10;
   double verdict_every_s = 5;  // how often the live view's provisional verdict is recomputed
+  // Turn the kernel's task delay accounting on for the watch (root; the user asked for it):
+  // exact blocked-on-I/O time instead of thread states. Set back as it was at the end.
+  bool enable_delay_accounting = false;
+  double state_looks_per_s = 10;  // thread-state looks between samples, without delay accounting
 };
 
 struct WatchOutcome {

@@ -30,14 +30,17 @@ std::string link_text(const PcieLink& link) {
 
 std::string gib(std::uint64_t bytes) { return bytes ? bytes_text(static_cast<double>(bytes)) : "unknown"; }
 
+std::string count(const std::optional<int>& value) { return value ? std::to_string(*value) : "?"; }
+
 }  // namespace
 
 void render_inventory(std::ostringstream& out, const Inventory& inv) {
   out << "<section id=\"inventory\"><h2>Inventory</h2>\n<div class=\"grid2\"><dl class=\"facts\">"
       << "<dt>host</dt><dd>" << h(inv.hostname) << "</dd><dt>collected</dt><dd>" << h(inv.collected_utc) << "</dd>"
-      << "<dt>CPU</dt><dd>" << h(inv.cpu.model) << "</dd><dt>cores</dt><dd>" << inv.cpu.sockets << " socket(s), "
-      << inv.cpu.physical_cores << " cores, " << inv.cpu.logical_cpus << " threads, " << inv.cpu.numa_nodes
-      << " NUMA node(s)</dd><dt>memory</dt><dd>" << h(gib(inv.memory.total_bytes));
+      << "<dt>CPU</dt><dd>" << h(inv.cpu.model) << "</dd><dt>cores</dt><dd>" << count(inv.cpu.sockets) << " socket(s), "
+      << count(inv.cpu.physical_cores) << " cores, " << count(inv.cpu.logical_cpus) << " threads, "
+      << count(inv.cpu.numa_nodes) << " NUMA node(s)</dd><dt>memory</dt><dd>"
+      << h(inv.memory.total_bytes ? gib(*inv.memory.total_bytes) : std::string("unknown"));
   if (!inv.memory.dimms.empty()) {
     std::map<std::string, int> kinds;
     for (const auto& d : inv.memory.dimms) {

@@ -50,9 +50,29 @@ std::string ceiling_text(const CeilingResult& result) {
   return result.unknown_reason;
 }
 
+std::string seen_by_text(const GpuInfo& gpu) {
+  if (gpu.seen_by.empty()) return "";
+  if (gpu.seen_by.size() == 1 && gpu.seen_by.front() == "pci") {
+    return "seen on the bus only (driver: " + (gpu.pci_driver.empty() ? std::string("none bound") : gpu.pci_driver) + ")";
+  }
+  std::string text = "seen by";
+  for (const auto& who : gpu.seen_by) {
+    text += ' ';
+    text += who;
+  }
+  return text;
+}
+
 void render_gpu(std::ostringstream& out, const GpuInfo& gpu) {
-  out << "  GPU " << gpu.cuda_index << ": " << gpu.name << "  [" << gpu.pci_bdf << "]\n"
-      << "    compute capability " << gpu.cc_major << "." << gpu.cc_minor << ", "
+  out << "  GPU " << (gpu.cuda_index >= 0 ? std::to_string(gpu.cuda_index) : std::string("-")) << ": " << gpu.name
+      << "  [" << gpu.pci_bdf << "]";
+  if (const std::string seen = seen_by_text(gpu); !seen.empty()) out << "  " << seen;
+  out << "\n";
+  if (gpu.seen_by.size() == 1 && gpu.seen_by.front() == "pci") {
+    out << "    PCIe " << link_text(gpu.pcie) << ", NUMA node " << or_unknown(gpu.numa_node) << "\n";
+    return;
+  }
+  out << "    compute capability " << gpu.cc_major << "." << gpu.cc_minor << ", "
       << or_unknown(gpu.sm_count) << " SMs, max SM clock " << or_unknown(gpu.max_sm_clock_mhz, " MHz")
       << "\n    memory " << (gpu.memory_bytes ? bytes_text(*gpu.memory_bytes) : "unknown") << ", "
       << or_unknown(gpu.memory_bus_width_bits, "-bit") << " bus at "
@@ -61,7 +81,9 @@ void render_gpu(std::ostringstream& out, const GpuInfo& gpu) {
       << "    PCIe " << link_text(gpu.pcie) << ", NUMA node " << or_unknown(gpu.numa_node)
       << ", power limit " << or_unknown(gpu.power_limit_w, " W") << "\n"
       << "    NVLink: " << gpu.nvlink.active_links << " active of " << gpu.nvlink.total_links_probed
-      << " probed\n";
+      << " probed";
+  if (gpu.nvlink.version) out << ", generation " << *gpu.nvlink.version;
+  out << "\n";
   const auto bf16 = gpu_compute_ceiling(gpu, Dtype::bf16);
   out << "    ceiling bf16: " << ceiling_text(bf16.preferred()) << "\n";
   out << "    ceiling memory: " << ceiling_text(gpu_memory_ceiling(gpu).preferred()) << "\n";
@@ -113,40 +135,110 @@ void render_nics(std::ostringstream& out, const std::vector<NicInfo>& nics) {
   out << "  ceiling across nodes: " << ceiling_text(network_ceiling(nics)) << "\n";
 }
 
-void render_software(std::ostringstream& out, const SoftwareStack& s) {
-  out << "Software\n  kernel " << s.kernel << "\n  NVIDIA driver "
-      << s.driver_version.value_or("not found") << "\n  CUDA: driver supports "
-      << (s.driver_cuda_version ? format_cuda_version(*s.driver_cuda_version) : "unknown")
-      << ", pipecheck built with "
-      << (s.runtime_cuda_version ? format_cuda_version(*s.runtime_cuda_version)
-                                 : (s.cuda_built ? "unknown" : "none (not built: no CUDA toolkit)"))
-      << "\n";
-  if (auto mismatch = s.cuda_mismatch()) out << "  ** " << *mismatch << " **\n";
-  if (!s.cuda_error.empty()) out << "  CUDA: " << s.cuda_error << "\n";
-  out << "  NCCL " << (s.nccl_version ? format_nccl_version(*s.nccl_version) : "not built") << "\n"
-      << "  NVML " << (s.nvml_loaded ? "loaded" : s.nvml_error) << "\n"
-      << "  container: " << (s.in_container ? "yes (" + s.container_evidence + ")" : "no");
+void render_software(std::ostringstream& out, const SoftwareStack& s, bool recorded) {
+  out << "Software\n  kernel " << (s.kernel.empty() ? "unknown" : s.kernel) << "\n  NVIDIA driver "
+      << s.driver_version.value_or("not found") << "\n";
+  if (recorded) {
+    out << "  CUDA, NVML, NCCL: not asked (a recorded tree; this host's libraries say nothing of it)\n";
+  } else {
+    out << "  CUDA: driver supports "
+        << (s.driver_cuda_version ? format_cuda_version(*s.driver_cuda_version) : "unknown") << ", pipecheck built with "
+        << (s.runtime_cuda_version ? format_cuda_version(*s.runtime_cuda_version)
+                                   : (s.cuda_built ? "unknown" : "none (not built: no CUDA toolkit)"))
+        << "\n";
+    if (auto mismatch = s.cuda_mismatch()) out << "  ** " << *mismatch << " **\n";
+    if (!s.cuda_error.empty()) out << "  CUDA: " << s.cuda_error << "\n";
+    out << "  NCCL " << (s.nccl_version ? format_nccl_version(*s.nccl_version) : "not built") << "\n"
+        << "  NVML " << (s.nvml_loaded ? "loaded" : s.nvml_error) << "\n";
+    if (s.cuda_visible_devices) out << "  CUDA_VISIBLE_DEVICES=" << *s.cuda_visible_devices << "\n";
+  }
+  out << "  container: " << (s.in_container ? "yes (" + s.container_evidence + ")" : "no");
   std::string nodes;
   for (const auto& node : s.nvidia_device_nodes) nodes += " " + node;
   out << "; /dev/nvidia*:" << (nodes.empty() ? " none visible" : nodes) << "\n";
+}
+
+// 48 KiB, 1.25 MiB, 32 MiB: caches are small enough that GiB-first sizes would read 0.
+std::string cache_size_text(std::uint64_t bytes) {
+  char buffer[32];
+  if (bytes < 1024 * 1024) {
+    std::snprintf(buffer, sizeof buffer, "%.0f KiB", static_cast<double>(bytes) / 1024);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.4g MiB", static_cast<double>(bytes) / (1024 * 1024));
+  }
+  return buffer;
+}
+
+std::string caches_text(const std::vector<CacheLevel>& caches) {
+  std::string text;
+  for (const auto& c : caches) {
+    if (!text.empty()) text += ", ";
+    const char* type = c.type == "data" ? "d" : c.type == "instruction" ? "i" : "";
+    std::ostringstream one;
+    one << 'L' << c.level << type << ' ' << c.instances << " x " << cache_size_text(c.instance_bytes);
+    text += one.str();
+  }
+  return text;
+}
+
+void render_cpu(std::ostringstream& out, const Inventory& inv) {
+  const CpuInfo& cpu = inv.cpu;
+  out << "CPU  " << (cpu.model.empty() ? "(model not named)" : cpu.model) << "\n  " << or_unknown(cpu.sockets)
+      << " socket(s), " << or_unknown(cpu.physical_cores) << " cores, " << or_unknown(cpu.logical_cpus)
+      << " logical CPUs, " << or_unknown(cpu.numa_nodes) << " NUMA node(s)";
+  if (cpu.l3_bytes) out << ", L3 " << cache_size_text(static_cast<std::uint64_t>(*cpu.l3_bytes)) << " per socket";
+  if (!cpu.source.empty()) out << "  (" << cpu.source << ")";
+  out << "\n";
+  if (!cpu.caches.empty()) out << "  caches: " << caches_text(cpu.caches) << "\n";
+  out << "  this process may use " << inv.cpu_allowance.describe() << "\n";
+}
+
+void render_memory(std::ostringstream& out, const MemoryInfo& memory) {
+  out << "Memory " << (memory.total_bytes ? bytes_text(*memory.total_bytes) : std::string("unknown"));
+  if (!memory.total_source.empty()) out << " (" << memory.total_source << ")";
+  out << ", " << memory.dimms.size() << " DIMM(s) reported\n";
+  if (memory.nodes.size() > 1) {
+    for (const auto& n : memory.nodes) {
+      if (n.cpus == 0 && n.memory_bytes.value_or(0) == 0) continue;  // an empty node (GH200's MIG nodes)
+      out << "  node " << n.os_index << ": " << (n.memory_bytes ? bytes_text(*n.memory_bytes) : std::string("size unknown"))
+          << ", " << n.cpus << " CPUs";
+      if (!n.gpu_bdf.empty()) out << ", memory of GPU " << n.gpu_bdf;
+      out << "\n";
+    }
+  }
+  for (const auto& d : memory.dimms) {
+    out << "  " << d.locator << ": " << bytes_text(d.size_bytes) << " " << d.type << " "
+        << or_unknown(d.speed_mts, " MT/s") << "\n";
+  }
+  out << "  ceiling: " << ceiling_text(dram_ceiling(memory)) << "\n";
+}
+
+void render_pci(std::ostringstream& out, const std::vector<PciDevice>& pci) {
+  if (pci.empty()) return;
+  out << "PCI tree\n";
+  for (const auto& p : pci) {
+    char ids[32];
+    std::snprintf(ids, sizeof ids, "%04x:%04x", p.vendor_id, p.device_id);
+    out << "  " << p.bdf << "  " << p.kind << " [" << ids << "]" << (p.driver.empty() ? "" : " ") << p.driver
+        << ", NUMA node " << or_unknown(p.numa_node);
+    if (!p.local_cpus.empty()) out << ", CPUs " << p.local_cpus;
+    if (p.link.current_gts || p.link.current_width) out << ", link " << link_text(p.link);
+    if (!p.upstream.empty()) {
+      out << "\n    via";
+      for (const auto& hop : p.upstream) out << " " << hop;
+    }
+    out << "  (" << p.source << ")\n";
+  }
 }
 
 }  // namespace
 
 std::string render_inventory(const Inventory& inv) {
   std::ostringstream out;
-  out << "Host " << inv.hostname << "  (collected " << inv.collected_utc << ")\n"
-      << "CPU  " << inv.cpu.model << "\n  " << inv.cpu.sockets << " socket(s), "
-      << inv.cpu.physical_cores << " cores, " << inv.cpu.logical_cpus << " logical CPUs, "
-      << inv.cpu.numa_nodes << " NUMA node(s)";
-  if (inv.cpu.l3_bytes) out << ", L3 " << bytes_text(static_cast<std::uint64_t>(*inv.cpu.l3_bytes)) << " per socket";
-  out << "\nMemory " << bytes_text(inv.memory.total_bytes) << ", " << inv.memory.dimms.size()
-      << " DIMM(s) reported\n";
-  for (const auto& d : inv.memory.dimms) {
-    out << "  " << d.locator << ": " << bytes_text(d.size_bytes) << " " << d.type << " "
-        << or_unknown(d.speed_mts, " MT/s") << "\n";
-  }
-  out << "  ceiling: " << ceiling_text(dram_ceiling(inv.memory)) << "\n";
+  out << "Host " << inv.hostname << "  (collected " << inv.collected_utc << ")\n";
+  if (!inv.recorded_root.empty()) out << "Recorded tree " << inv.recorded_root << "\n";
+  render_cpu(out, inv);
+  render_memory(out, inv.memory);
   out << "Disks\n";
   for (const auto& d : inv.disks) {
     out << "  " << d.name << ": " << (d.model.empty() ? "(no model)" : d.model) << ", "
@@ -160,9 +252,10 @@ std::string render_inventory(const Inventory& inv) {
   out << "GPUs\n";
   for (const auto& gpu : inv.gpus) render_gpu(out, gpu);
   if (inv.gpus.empty()) out << "  none found\n";
+  render_pci(out, inv.pci);
   render_topology(out, inv.topology);
   render_nics(out, inv.nics);
-  render_software(out, inv.software);
+  render_software(out, inv.software, !inv.recorded_root.empty());
   if (!inv.notes.empty()) {
     out << "Notes\n";
     for (const auto& note : inv.notes) out << "  - " << note << "\n";

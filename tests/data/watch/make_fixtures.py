@@ -10,7 +10,8 @@ import random
 COLUMNS = ("utc_time,elapsed_s,source,id,name,job,util_pct,mem_util_pct,sm_clock_mhz,power_w,power_limit_w,"
            "mem_used_mib,pcie_rx_mbs,pcie_tx_mbs,throttle_reasons,cpu_pct,cpu_s,processes,threads,busy_threads,"
            "busy_processes,top_thread_pct,top_thread_demand_pct,top_thread,read_mbs,read_iops,write_mbs,write_iops,"
-           "disk_util_pct,r_await_ms,aqu_sz,iowait_pct,core_util_pct").split(",")
+           "disk_util_pct,r_await_ms,aqu_sz,iowait_pct,core_util_pct,run_wait_pct,io_blocked_pct,top_blocked_pct,"
+           "top_blocked_thread").split(",")
 
 
 def row(t, source, **cells):
@@ -26,10 +27,13 @@ def gpu(t, index, util, power, limit=700.0, reasons="", rx=1200.0, tx=80.0):
                throttle_reasons=reasons)
 
 
-def job(t, cpu, top, demand, busy_threads, busy_procs, read=0.0, procs=1, threads=12, name="python:4242"):
+def job(t, cpu, top, demand, busy_threads, busy_procs, read=0.0, procs=1, threads=12, name="python:4242",
+        wait=0.0, blocked=None, top_blocked=0.0, blocked_name=""):
     return row(t, "job", cpu_pct="%.1f" % cpu, cpu_s="%.2f" % (cpu / 100 * t), processes=procs, threads=threads,
                busy_threads=busy_threads, busy_processes=busy_procs, top_thread_pct="%.1f" % top,
-               top_thread_demand_pct="%.1f" % demand, top_thread=name, read_mbs="%.2f" % read)
+               top_thread_demand_pct="%.1f" % demand, top_thread=name, read_mbs="%.2f" % read,
+               run_wait_pct="%.1f" % wait, io_blocked_pct="" if blocked is None else "%.1f" % blocked,
+               top_blocked_pct="%.1f" % top_blocked, top_blocked_thread=blocked_name)
 
 
 def host(t, cpu, cores, iowait=0.5):
@@ -105,11 +109,45 @@ def main():
          disk(t, "sda", jitter(rng, 182, 3), jitter(rng, 1450, 30), jitter(rng, 97, 2), 21.0, 30.5)]
         for t in range(0, 61)])
 
-    # No GPU: one thread runnable all the time, getting half a core on a loaded 2-core machine.
+    # No GPU: one thread runnable all the time, getting half a core on a 2-core machine that a
+    # build keeps busy: contention, and single-threaded.
     write("cpu_single_thread.csv", [
         [job(t, jitter(rng, 55, 10), jitter(rng, 55, 10), jitter(rng, 99, 1), 1, 1, threads=1, name="sh:777"),
          host(t, 100, [100, 100])]
         for t in range(0, 31)])
+
+    # No GPU: a 2-process CPU pool on 2 cores while another program takes one of them. Each worker
+    # is runnable all the time and on a CPU two thirds of it.
+    write("cpu_contention.csv", [
+        [job(t, jitter(rng, 133, 8), jitter(rng, 67, 5), jitter(rng, 99, 1), 2, 2, procs=3, threads=3,
+             name="python3:5001", wait=jitter(rng, 66, 6)),
+         host(t, 100, [100, 100])]
+        for t in range(0, 31)])
+
+    # No GPU: one process reads files one at a time with a cold page cache (1 MiB reads): on a CPU
+    # 30% of the time, blocked on reads 65%; the disk 70% busy with about one read in flight.
+    write("cold_reader.csv", [
+        [job(t, jitter(rng, 30, 4), jitter(rng, 30, 4), jitter(rng, 32, 4), 0, 0, read=jitter(rng, 480, 40),
+             threads=1, name="python3:6001", wait=jitter(rng, 2, 1), blocked=jitter(rng, 65, 5),
+             top_blocked=jitter(rng, 65, 5), blocked_name="python3:6001"),
+         host(t, 18, [30, 6], iowait=28),
+         disk(t, "vda", jitter(rng, 482, 40), jitter(rng, 470, 30), jitter(rng, 71, 3), 1.4, 0.92)]
+        for t in range(0, 31)])
+
+    # No GPU: a 2-process pool (200% of a core) that stalls for 2.0 s every 7.5 s, sampled every
+    # second: most stalls start and end inside a sample, which is then partly idle.
+    samples = []
+    for t in range(0, 91):
+        busy = 1.0
+        for k in range(13):
+            start = 3.3 + 7.5 * k
+            overlap = max(0.0, min(t, start + 2.0) - max(t - 1, start))
+            busy -= overlap
+        cpu = 200 * busy
+        samples.append([job(t, cpu, cpu / 2, cpu / 2, 2 if busy > 0.5 else 0, 2 if busy > 0.5 else 0, procs=3,
+                            threads=3, name="python3:7001"),
+                        host(t, cpu / 2, [cpu / 2, cpu / 2])])
+    write("cpu_periodic_partial.csv", samples)
 
 
 if __name__ == "__main__":

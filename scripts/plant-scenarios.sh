@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Plants each bottleneck `pipecheck watch` should name, with ordinary Python loaders
+# (scripts/plant/loader.py: Pillow decode + resize + numpy, plain reads), runs the watch over
+# each at its default 1 s interval, and prints the verdict beside what an engineer would say.
+#
+#   scripts/plant-scenarios.sh [--seconds S] [--work DIR] [--only NAME...]
+#
+# Needs python3-pil and python3-numpy (scripts/install-deps.sh) and a built pipecheck
+# (build/bin/pipecheck, or $PIPECHECK). The work folder must be on a block device (the cold
+# and O_DIRECT readers read it); it is removed at the end. A busy machine shows up as what it
+# is: a pool sharing the CPUs with a build is contended, and the watch says so.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+pipecheck=${PIPECHECK:-$here/../build/bin/pipecheck}
+seconds=40
+work=${TMPDIR:-/var/tmp}/pipecheck-plant-$$
+only=()
+while (( $# )); do
+  case "$1" in
+    --seconds) seconds=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    --only) shift; while (( $# )) && [[ "$1" != --* ]]; do only+=("$1"); shift; done ;;
+    *) echo "plant-scenarios: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+[[ -x "$pipecheck" ]] || { echo "plant-scenarios: $pipecheck not built (make build)" >&2; exit 3; }
+/usr/bin/python3 -c 'import PIL, numpy' 2>/dev/null ||
+  { echo "plant-scenarios: needs python3-pil and python3-numpy (scripts/install-deps.sh)" >&2; exit 3; }
+loader="/usr/bin/python3 $here/plant/loader.py"
+
+mkdir -p "$work"
+hog_pid=""
+cleanup() {
+  [[ -n "$hog_pid" ]] && kill "$hog_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "plant-scenarios: making the data in $work" >&2
+$loader make-images "$work/images" 64
+$loader make-files "$work/files" 24 32          # 768 MiB read cold, file by file
+$loader make-files "$work/one" 1 1024           # 1 GiB for random O_DIRECT reads
+
+wanted() { (( ${#only[@]} == 0 )) || [[ " ${only[*]} " == *" $1 "* ]]; }
+
+results=()
+# name | what an engineer would say | the rule that says it | command
+run() {
+  local name=$1 expected=$2 rule=$3; shift 3
+  wanted "$name" || return 0
+  echo "plant-scenarios: $name ($*)" >&2
+  local out="$work/watch-$name"
+  local load_before; load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+  "$pipecheck" watch --quiet --no-gpu --no-baseline --out "$out" -- "$@" 2>"$work/$name.err" || true
+  local truth; truth=$(grep -h '^truth:' "$work/$name.err" | head -1 | sed 's/^truth: //' || true)
+  local summary
+  summary=$(/usr/bin/python3 - "$out/watch.json" "$rule" <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))
+rule = sys.argv[2]
+head = w["verdict"] or {}
+fired = [f["rule"] for f in w["findings"]]
+a = w["analysis"]
+line = "%s | %s" % (head.get("verdict", "no rule fired"), ", ".join(fired) or "-")
+p = a.get("periodic_idle")
+if p:
+    line += " | period %.1f s, idle %.2f s an episode, %.1f%% lost" % (p["period_s"], p["mean_idle_s"], 100 * p["idle_share"])
+j = a["job"]
+line += " | job CPU %.0f%%, waiting for a CPU %.0f%%, blocked on I/O %s%% of a core" % (
+    j["cpu_pct_median"], j["run_wait_median_pct"],
+    "-" if j["io_blocked_mean_pct"] is None else "%.0f" % j["io_blocked_mean_pct"])
+for d in a["disks"]:
+    line += "; %s %.0f%% busy, aqu-sz %.2f" % (d["name"], d["util_median_pct"], d["aqu_sz_median"])
+ok = rule in fired if rule != "-" else True
+print(("OK  " if ok else "MISS") + " | " + line)
+PY
+)
+  results+=("$name | $expected | $rule | ${truth:--} | load $load_before | $summary")
+}
+
+run cold-reader "waiting on storage latency: one read in flight, read in parallel" storage_latency \
+  $loader cold-read "$work/files" "$seconds"
+run direct-rand-4k "waiting on storage latency: random 4 KiB reads one at a time" storage_latency \
+  $loader direct-rand "$work/one/part0000.bin" "$seconds"
+run single-worker "single-threaded CPU bound (num_workers=0)" cpu_single_thread \
+  $loader pool 1 "$work/images" "$seconds"
+run pool "CPU bound on every core" cpu_all_cores \
+  $loader pool "$(nproc)" "$work/images" "$seconds"
+if wanted pool-contention; then
+  yes > /dev/null &   # another program holding one core, outside the job
+  hog_pid=$!
+  run pool-contention "CPU contention: 'yes' holds a core the pool wants" cpu_contention \
+    $loader pool "$(nproc)" "$work/images" "$seconds"
+  kill "$hog_pid"; hog_pid=""
+fi
+run periodic-stall "periodic stall: 2 s every ~7.5 s, ~27% of the time lost" periodic_idle \
+  $loader stall "$(nproc)" "$work/images" "$((seconds + 20))" 5.5 2.0
+run too-short "too short to judge, with what was seen" too_short \
+  /usr/bin/python3 -c 'sum(range(3000000))'
+
+echo
+echo "scenario | an engineer would say | rule | the loader's own figures | load before | verdict | rules fired | figures"
+for r in "${results[@]}"; do echo "$r"; done
