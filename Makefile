@@ -6,7 +6,7 @@ RESULTS ?= results
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build bench quick test clean
+.PHONY: all deps configure build bench quick test deb clean
 
 all: build
 
@@ -30,6 +30,10 @@ quick: build
 
 test: build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+# build/pipecheck_<version>_amd64.deb: the command, the probes, the GPU burn module and the README.
+deb: build
+	@cd $(BUILD_DIR) && cpack -G DEB >/dev/null && ls -1 "$$PWD"/pipecheck_*.deb
 
 clean:
 	@rm -rf $(BUILD_DIR)

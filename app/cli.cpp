@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "app/check_command.hpp"
 #include "app/probe_catalog.hpp"
 #include "app/compare_cli.hpp"
 #include "app/report_command.hpp"
@@ -155,6 +156,9 @@ int run_command_line(int argc, char** argv) {
   std::optional<int> run_width;
   run->add_option("--width", run_width, "Columns of the terminal summary (default: $COLUMNS, else the terminal's)")
       ->check(CLI::Range(kMinSummaryWidth, 1000));
+  run->add_flag("--keep-launcher-env", run_options.keep_launcher_env,
+                "Pass srun's/mpirun's variables (SLURM_*, OMPI_*, PMI_*, PMIX_*) to the probes; by default "
+                "each host runs as a single-host job even under a launcher");
   run->add_option("--prom-textfile", run_options.prom_textfile,
                   "Also write pipecheck.prom into this folder (node_exporter's textfile collector), atomically");
 
@@ -180,9 +184,11 @@ int run_command_line(int argc, char** argv) {
   auto* stress = add_stress_command(app, stress_state);
   WatchCliState watch_state;
   auto* watch = add_watch_command(app, watch_state);
+  CheckCliState check_state;
+  auto* check = add_check_command(app, check_state);
 
   if (argc >= 2 && argv[1][0] != '-' && !is_command(app, argv[1])) {
-    std::cerr << "pipecheck: unknown command '" << message_line(shortened(argv[1])) << "' (known: inventory, run, report, compare, stress, watch)\n";
+    std::cerr << "pipecheck: unknown command '" << message_line(shortened(argv[1])) << "' (known: inventory, run, report, compare, stress, watch, check)\n";
     return 2;
   }
   try {
@@ -202,6 +208,7 @@ int run_command_line(int argc, char** argv) {
     if (*inventory) return inventory_command(inventory_args);
     if (*stress) return run_stress_command(stress_state);
     if (*watch) return run_watch_command(watch_state);
+    if (*check) return run_check_command(check_state);
     if (*compare) return run_compare_command(compare_state, std::cout, std::cerr);
     const bool terminal = isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
     if (*report) {

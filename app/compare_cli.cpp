@@ -15,6 +15,7 @@
 #include "reports/compare.hpp"
 #include "reports/render/compare_text.hpp"
 #include "reports/fleet.hpp"
+#include "reports/render/render_fleet_html.hpp"
 
 namespace pipecheck {
 
@@ -131,7 +132,7 @@ int compare_two(const CompareCliState& state, std::ostream& out, std::ostream& e
   return code(comparison.exit_code());
 }
 
-int compare_fleet(const CompareCliState& state, std::ostream& out) {
+int compare_fleet(const CompareCliState& state, std::ostream& out, std::ostream& err) {
   std::vector<fs::path> inputs(state.inputs.begin(), state.inputs.end());
   std::vector<std::string> notes;
   const auto runs = load_fleet(inputs, state.force, notes);
@@ -146,10 +147,25 @@ int compare_fleet(const CompareCliState& state, std::ostream& out) {
   } else {
     out << render_fleet_text(result, use_color(state, out));
   }
+  if (const fs::path page = fleet_html_path(state); !page.empty()) {
+    write_file_atomically(page, render_fleet_html(result));
+    (state.json ? err : out) << "fleet page: " << page.string() << "\n";
+  }
   return result.has_outliers() ? 1 : 0;
 }
 
 }  // namespace
+
+fs::path fleet_html_path(const CompareCliState& state) {
+  if (state.no_html) return {};
+  if (!state.html.empty()) return state.html;
+  std::error_code error;
+  if (state.inputs.size() == 1 && fs::is_directory(state.inputs.front(), error) &&
+      !fs::exists(fs::path(state.inputs.front()) / "report.json", error)) {
+    return fs::path(state.inputs.front()) / "fleet.html";
+  }
+  return {};
+}
 
 CLI::App* add_compare_command(CLI::App& app, CompareCliState& state) {
   auto* compare = app.add_subcommand(
@@ -172,6 +188,10 @@ CLI::App* add_compare_command(CLI::App& app, CompareCliState& state) {
   auto* json = compare->add_flag("--json", state.json, "JSON instead of text");
   compare->add_flag("--markdown", state.markdown, "Markdown, for pasting into tickets")->excludes(json);
   compare->add_flag("--no-color", state.no_color, "Plain text even on a terminal");
+  auto* html = compare->add_option("--html", state.html,
+                                   "Fleet: write the fleet page (hosts x stages, outliers marked) here; default "
+                                   "fleet.html in the one results folder given");
+  compare->add_flag("--no-html", state.no_html, "Fleet: no HTML page")->excludes(html);
   return compare;
 }
 
@@ -183,7 +203,7 @@ int run_compare_command(const CompareCliState& state, std::ostream& out, std::os
       throw UsageError("compare: give two runs (A B), or --fleet DIR... for many hosts; got " +
                        std::to_string(state.inputs.size()));
     }
-    return fleet ? compare_fleet(state, out) : compare_two(state, out, err);
+    return fleet ? compare_fleet(state, out, err) : compare_two(state, out, err);
   } catch (const UsageError& error) {
     err << "pipecheck: " << error.what() << "\n";
     return 2;

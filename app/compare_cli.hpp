@@ -22,7 +22,12 @@ struct CompareCliState {
   bool no_color = false;
   double threshold_percent = 3.0;   // smallest change of a median that counts
   double tolerance_percent = 10.0;  // fleet: shortfall from the fleet median that names an outlier
+  std::string html;                 // fleet: the HTML page's path; "" = fleet.html in the one folder given
+  bool no_html = false;             // fleet: no HTML page
 };
+
+// Where the fleet page goes: --html, else fleet.html inside the one folder given, else nowhere.
+std::filesystem::path fleet_html_path(const CompareCliState& state);
 
 // A compare input as given, or, for an --out folder (no report.json, run folders inside), the
 // latest run inside it by its started_utc; `note` then says which run was taken.

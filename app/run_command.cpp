@@ -28,6 +28,8 @@
 #include "core/json_text.hpp"
 #include "core/run_conditions.hpp"
 #include "core/text_escape.hpp"
+#include "core/launcher_env.hpp"
+#include "core/missing_library.hpp"
 #include "pipecheck_config.hpp"
 #include "reports/baseline.hpp"
 #include "reports/inconclusive.hpp"
@@ -182,6 +184,7 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
   spec.stdout_path = folder / (probe.stage + ".stdout");
   spec.stderr_path = folder / (probe.stage + ".log");
   spec.time_limit = std::chrono::seconds(options.timeout_seconds.value_or(default_timeout_seconds(options.mode)));
+  spec.environment = probe_environment(current_environment(), options.keep_launcher_env);
   RunConditions conditions;
   const ProcessResult process = run_measuring_conditions(gpus, conditions, [&] { return run_process(spec); });
 
@@ -304,6 +307,15 @@ ProbeOutcome outcome_of_process(const ProbeEntry& probe, const ProcessResult& pr
     outcome.reason = process.describe();
     return outcome;
   }
+  // The loader could not start it: a GPU library this node lacks (cuBLAS, NCCL) is a skip that
+  // names what to install, not a failed probe.
+  if (process.ending == ProcessResult::Ending::exited && process.exit_code == 127 && trim(stdout_text).empty()) {
+    if (const auto soname = missing_shared_library(stderr_text)) {
+      outcome.status = ProbeStatus::skipped;
+      outcome.reason = "skipped: " + missing_library_reason(*soname);
+      return outcome;
+    }
+  }
   if (!process.ok()) {
     outcome.reason = process.describe();
     if (!tail.empty() && process.ending != ProcessResult::Ending::failed_to_start) {
@@ -348,6 +360,10 @@ ProbeOutcome outcome_of_process(const ProbeEntry& probe, const ProcessResult& pr
     outcome.reason = std::to_string(outcome.case_errors.size()) + " case(s) reported an error";
   }
   return outcome;
+}
+
+std::vector<std::string> probe_environment(const std::vector<std::string>& ours, bool keep_launcher_env) {
+  return keep_launcher_env ? ours : without_launcher_variables(ours);
 }
 
 fs::path executable_dir() {

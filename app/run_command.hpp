@@ -36,7 +36,13 @@ struct RunOptions {
   bool force_baseline = false;             // compare with a baseline of another machine/schema
   double wait_quiet_seconds = 0;           // --wait-quiet: wait up to this long for a quiet machine
   double quiet_window_seconds = 1;         // how long the quiet check looks at the machine
+  // Pass srun's/mpirun's variables (SLURM_*, OMPI_*, PMI_*, ...) on to the probes. Off: each
+  // host's probes run as a single-host job even when `pipecheck run` was started by a launcher.
+  bool keep_launcher_env = false;
 };
+
+// The environment the probes get: ours, without the launcher's variables unless kept.
+std::vector<std::string> probe_environment(const std::vector<std::string>& ours, bool keep_launcher_env);
 
 // The arguments one stage needs beyond the mode's: the storage probe's paths and scratch
 // folder (the --out folder holding the run's folder, so the scratch file sits on the results

@@ -24,7 +24,8 @@ std::atomic<bool> g_stop_requested{false};
 using Clock = std::chrono::steady_clock;
 
 // In the child, after fork: only async-signal-safe calls until exec.
-[[noreturn]] void exec_child(const ProcessSpec& spec, char* const* argv, int error_pipe, pid_t parent) {
+[[noreturn]] void exec_child(const ProcessSpec& spec, char* const* argv, char* const* envp, int error_pipe,
+                             pid_t parent) {
   setpgid(0, 0);
   // The child dies with the driver (kill -9 of the driver, a crash): a probe left behind would
   // run on with no time limit, holding GPUs and disks. The parent may have died between fork
@@ -41,7 +42,11 @@ using Clock = std::chrono::steady_clock;
     (void)!write(error_pipe, &code, sizeof code);
     _exit(127);
   }
-  execv(argv[0], argv);
+  if (envp) {
+    execve(argv[0], argv, envp);
+  } else {
+    execv(argv[0], argv);
+  }
   const int code = errno;
   (void)!write(error_pipe, &code, sizeof code);
   _exit(127);
@@ -94,6 +99,12 @@ ProcessResult run_process(const ProcessSpec& spec) {
   std::vector<char*> argv;
   for (const auto& arg : spec.argv) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
+  // Built before fork: the child may only make async-signal-safe calls until exec.
+  std::vector<char*> envp;
+  if (spec.environment) {
+    for (const auto& entry : *spec.environment) envp.push_back(const_cast<char*>(entry.c_str()));
+    envp.push_back(nullptr);
+  }
 
   int error_pipe[2];
   if (pipe2(error_pipe, O_CLOEXEC) != 0) {
@@ -109,7 +120,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     close(error_pipe[1]);
     return result;
   }
-  if (pid == 0) exec_child(spec, argv.data(), error_pipe[1], parent);
+  if (pid == 0) exec_child(spec, argv.data(), spec.environment ? envp.data() : nullptr, error_pipe[1], parent);
   setpgid(pid, pid);  // also here, so the group exists before we might signal it
   close(error_pipe[1]);
 

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ struct ProcessSpec {
   std::chrono::milliseconds time_limit{std::chrono::minutes(10)};
   // After the limit: SIGTERM to the child's process group, then SIGKILL after this grace.
   std::chrono::milliseconds kill_grace{std::chrono::seconds(3)};
+  // The child's whole environment ("NAME=value" entries); unset, it inherits ours.
+  std::optional<std::vector<std::string>> environment;
 };
 
 // Never throws for the child's failures; they are the result. The child runs in its own process

@@ -1,6 +1,5 @@
-// The CUDA runtime's view of the GPUs: raw facts from cudaGetDeviceProperties and
-// cudaDeviceGetAttribute. cuda_devices.cu fills it with CUDA; cuda_devices_nocuda.cpp says "not
-// built".
+// CUDA's view of the GPUs: raw facts from the driver API (cuDeviceGetAttribute), loaded at run
+// time (inventory/cuda_driver_library), so it needs no CUDA toolkit to build or to run.
 #pragma once
 
 #include <cstdint>
@@ -29,17 +28,24 @@ struct CudaDeviceFacts {
 };
 
 struct CudaReport {
-  bool cuda_built = false;
-  std::optional<int> runtime_version;  // cudaRuntimeGetVersion, 13000 = 13.0
-  std::optional<int> driver_version;   // cudaDriverGetVersion; absent when no driver (0)
-  // Why no device is usable: cudaGetDeviceCount's error ("CUDA driver version is insufficient
-  // for CUDA runtime version" means no driver, or one older than the runtime), or "not built: ...".
+  bool cuda_built = false;             // this build has the GPU probes (a CUDA toolkit)
+  std::optional<int> runtime_version;  // the CUDA runtime the GPU parts were built with, 13000 = 13.0
+  std::optional<int> driver_version;   // cuDriverGetVersion; absent when no driver
+  // Why no device is usable: "libcuda.so.1 not found (no NVIDIA driver): ...", or cuInit's or
+  // cuDeviceGetCount's error ("cuInit: no CUDA-capable device is detected (100)").
   std::string error;
   std::vector<CudaDeviceFacts> devices;
   std::vector<std::string> device_errors;  // a device whose properties could not be read
 };
 
-// Queries the CUDA runtime. Never throws; without CUDA returns cuda_built=false.
+class CudaDriverLibrary;
+
+// Asks the CUDA driver (libcuda.so.1, loaded here). Never throws.
 CudaReport query_cuda_devices();
+// The same with a driver library already loaded (a test's, or one kept for more calls).
+CudaReport query_cuda_devices(const CudaDriverLibrary& cuda);
+// The CUDA runtime version this build's GPU parts use (CMake's CUDAToolkit_VERSION), nullopt
+// without a CUDA toolkit.
+std::optional<int> built_cuda_runtime_version();
 
 }  // namespace pipecheck

@@ -13,6 +13,7 @@
 #include <regex>
 
 #include "inventory/pcie_link.hpp"
+#include "pipecheck_config.hpp"
 
 namespace pipecheck {
 
@@ -306,11 +307,8 @@ std::vector<GpuInfo> merge_gpu_facts(const CudaReport& cuda, const NvmlReport& n
   }
   for (const std::string& error : nvml.errors) notes.push_back("NVML: " + error);
 
-  if (!cuda.cuda_built) {
-    notes.push_back("CUDA: " + cuda.error + ": GPU facts from NVML only");
-  } else if (!cuda.error.empty()) {
-    notes.push_back("CUDA: cudaGetDeviceCount: " + cuda.error +
-                    ": no GPU usable by the CUDA runtime");
+  if (!cuda.error.empty()) {
+    notes.push_back("CUDA: " + cuda.error + ": no GPU usable through CUDA; GPU facts from NVML only");
   }
   for (const std::string& error : cuda.device_errors) notes.push_back("CUDA: " + error);
 
@@ -408,9 +406,16 @@ bool libcuda_found() {
 }  // namespace
 
 std::vector<GpuInfo> read_gpus(const SysfsRoot& sys, const std::vector<GpuInfo>& on_bus, SoftwareStack& stack,
-                               std::vector<std::string>& notes) {
-  CudaReport cuda = query_cuda_devices();
-  if (cuda.cuda_built && !cuda.error.empty()) cuda.error = explain_cuda_error(cuda.error, libcuda_found());
+                               std::vector<std::string>& notes, bool ask_cuda) {
+  CudaReport cuda;
+  if (ask_cuda) {
+    cuda = query_cuda_devices();
+    if (cuda.cuda_built && !cuda.error.empty()) cuda.error = explain_cuda_error(cuda.error, libcuda_found());
+  } else {
+    cuda.cuda_built = PIPECHECK_HAVE_CUDA == 1;
+    cuda.runtime_version = built_cuda_runtime_version();
+    cuda.error = "not asked (NVML and sysfs only)";
+  }
   NvmlReport nvml;
   {
     const NvmlLibrary library;
@@ -427,8 +432,7 @@ std::vector<GpuInfo> read_gpus(const SysfsRoot& sys, const std::vector<GpuInfo>&
   }
   if (const auto mismatch = stack.cuda_mismatch()) {
     notes.push_back("CUDA: " + *mismatch);
-  } else if (cuda.cuda_built && !cuda.error.empty() && !stack.driver_version &&
-             cuda.error.find("no NVIDIA driver") == std::string::npos) {
+  } else if (!cuda.error.empty() && !stack.driver_version && cuda.error.find("no NVIDIA driver") == std::string::npos) {
     // "Driver version is insufficient" with no driver anywhere means: no NVIDIA driver at all.
     notes.push_back(
         "CUDA: no NVIDIA driver found (NVML not loaded, no /proc/driver/nvidia/version): "

@@ -100,8 +100,9 @@ void fill_gpu_software_facts(const CudaReport& cuda, const NvmlReport& nvml, Sof
 // The live collector: calls CUDA and NVML for real, merges, adds the GPUs on the bus and sysfs
 // facts, fills the CUDA/NVML fields of `stack` (call read_software_stack first for the rest)
 // and records in notes why CUDA or NVML facts are missing. Never throws for a missing GPU,
-// driver or library.
+// driver or library. ask_cuda false: NVML, the bus and sysfs only (no cuInit), the CUDA facts
+// left empty on purpose (`check --fast`).
 std::vector<GpuInfo> read_gpus(const SysfsRoot& sys, const std::vector<GpuInfo>& on_bus, SoftwareStack& stack,
-                               std::vector<std::string>& notes);
+                               std::vector<std::string>& notes, bool ask_cuda = true);
 
 }  // namespace pipecheck

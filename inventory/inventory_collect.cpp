@@ -39,7 +39,7 @@ void note_allowance(const Inventory& inventory, std::vector<std::string>& notes)
 
 }  // namespace
 
-Inventory collect_inventory(const SysfsRoot& sys) {
+Inventory collect_inventory(const SysfsRoot& sys, const InventoryOptions& options) {
   Inventory inventory;
   const bool live = sys.is_live();
   std::vector<std::string>& notes = inventory.notes;
@@ -56,7 +56,7 @@ Inventory collect_inventory(const SysfsRoot& sys) {
   inventory.software = read_software_stack(sys);
   const std::vector<GpuInfo> on_bus = nvidia_gpus_on_bus(sys, inventory.pci);
   if (live) {
-    inventory.gpus = read_gpus(sys, on_bus, inventory.software, notes);
+    inventory.gpus = read_gpus(sys, on_bus, inventory.software, notes, options.cuda);
   } else {
     inventory.gpus = on_bus;
     notes.push_back("recorded tree " + inventory.recorded_root +

@@ -10,6 +10,12 @@
 
 namespace pipecheck {
 
-Inventory collect_inventory(const SysfsRoot& sys);
+struct InventoryOptions {
+  // Ask the CUDA driver (cuInit: seconds on a node of many GPUs without persistence mode). Off,
+  // GPU facts come from NVML and sysfs alone (`check --fast`).
+  bool cuda = true;
+};
+
+Inventory collect_inventory(const SysfsRoot& sys, const InventoryOptions& options = {});
 
 }  // namespace pipecheck

@@ -234,16 +234,26 @@ LoadedRun load_run(const fs::path& path, bool force, const std::string& force_fl
   run.report_document = document;
   run.report = parse_report(document, report_path, force, force_flag);
   run.identity = identity_beside(report_path, run.report, force, force_flag);
+  const fs::path inventory_path = report_path.parent_path() / "inventory.json";
+  if (fs::exists(inventory_path)) {
+    try {
+      run.inventory_document = parse_json_file(inventory_path);
+    } catch (const std::exception&) {
+      // Unreadable: the baseline is recorded without it, as before baselines held it.
+    }
+  }
   return run;
 }
 
 json baseline_document(const LoadedRun& run, const std::string& recorded_utc) {
-  return json{{"schema", "pipecheck.baseline"},
+  json document{{"schema", "pipecheck.baseline"},
               {"version", kBaselineSchemaVersion},
               {"recorded_utc", recorded_utc},
               {"source", run.source.string()},
               {"identity", identity_json(run.identity)},
               {"report", run.report_document}};
+  if (run.inventory_document.is_object()) document["inventory"] = run.inventory_document;
+  return document;
 }
 
 std::optional<std::string> baseline_mismatch(const LoadedRun& baseline, const LoadedRun& current,

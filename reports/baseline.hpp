@@ -44,6 +44,9 @@ struct LoadedRun {
   Report report;
   RunIdentity identity;  // from inventory.json beside the report, or the baseline's copy
   nlohmann::json report_document;  // report.json as read, kept verbatim for a baseline copy
+  // inventory.json beside the report, verbatim (null when absent): a baseline keeps it so that
+  // `pipecheck check --baseline` can hold a node against the facts recorded with it.
+  nlohmann::json inventory_document;
 };
 
 // `path` is a run folder (report.json, inventory.json beside it), a report.json file or a
@@ -54,7 +57,8 @@ struct LoadedRun {
 LoadedRun load_run(const std::filesystem::path& path, bool force = false,
                    const std::string& force_flag = "--force");
 
-// The baseline document: {"schema": "pipecheck.baseline", "identity", "source", "report"}.
+// The baseline document: {"schema": "pipecheck.baseline", "identity", "source", "report"}, and
+// "inventory" when the run had one.
 nlohmann::json baseline_document(const LoadedRun& run, const std::string& recorded_utc);
 // Why a baseline must not be compared with this run (another report schema version, another
 // host or GPU set), as one line naming the baseline file and both sides; empty when it may.

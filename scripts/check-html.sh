@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Renders a pipecheck report.html in headless Chromium: fails when the page logs a console error
+# Renders a pipecheck report.html (or the fleet page, fleet.html) in headless Chromium: fails when the page logs a console error
 # or an uncaught exception, or references anything over the network, or when a chart's text is
 # cut or collides: every SVG text must lie inside its chart, bar labels left of their bars, and no
 # two labels may overlap (measured with the fonts Chromium really uses, not by character count);
+# on the fleet page every host row has a cell for every stage and outlier cells are drawn marked;
 # saves a screenshot to look at.
 # Usage: scripts/check-html.sh REPORT.html [SCREENSHOT.png]   (default: REPORT.png beside it)
 set -euo pipefail
@@ -101,9 +102,28 @@ cat > "$script" <<'JS'
       }
     }
   });
+  // The fleet page (compare --fleet): every host row has a cell for every stage, and every
+  // outlier cell is drawn, and drawn unlike the others.
+  var fleet = document.querySelector('table.fleet'), fleetText = '';
+  if (fleet) {
+    var stages = fleet.querySelectorAll('thead th').length - 1, rows = fleet.querySelectorAll('tbody tr');
+    var plain = fleet.querySelector('td.cell:not(.outlier)'), marked = fleet.querySelectorAll('td.outlier');
+    var plainBackground = plain ? getComputedStyle(plain).backgroundColor : '';
+    rows.forEach(function (row) {
+      var cells = row.querySelectorAll('td.cell').length;
+      if (cells !== stages) problems.push('fleet: host ' + row.getAttribute('data-host') + ' has ' + cells + ' cells for ' + stages + ' stages');
+    });
+    marked.forEach(function (cell) {
+      var r = cell.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1) problems.push('fleet: an outlier cell is not drawn');
+      if (getComputedStyle(cell).backgroundColor === plainBackground) problems.push('fleet: an outlier cell looks like the others');
+    });
+    fleetText = '; fleet: ' + rows.length + ' hosts x ' + stages + ' stages, ' + marked.length + ' outlier cells marked';
+  }
   var out = document.createElement('pre');
   out.id = 'pipecheck-label-check';
-  out.textContent = problems.length ? 'LABEL-PROBLEMS\n' + problems.join('\n') : 'LABELS-OK ' + count;
+  out.textContent = problems.length ? 'LABEL-PROBLEMS\n' + problems.join('\n')
+                                    : 'LABELS-OK ' + count + ' chart texts inside their charts, none overlapping' + fleetText;
   document.body.appendChild(out);
 })();
 JS
@@ -115,4 +135,4 @@ if ! grep -q 'LABELS-OK' <<<"$measured"; then
   sed -e 's/<[^>]*>//g' <<<"$measured" | grep -v '^LABEL-PROBLEMS$' | head -40 >&2
   exit 1
 fi
-echo "check-html: $1 renders with no console errors; $(sed -e 's/<[^>]*>//g' <<<"$measured" | tr -d '\n') chart texts inside their charts, none overlapping; screenshot: $shot"
+echo "check-html: $1 renders with no console errors; $(sed -e 's/<[^>]*>//g' -e 's/^LABELS-OK //' <<<"$measured" | tr -d '\n'); screenshot: $shot"

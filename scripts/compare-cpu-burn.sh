@@ -110,7 +110,7 @@ fi
 # the dependent-add clock, linked from the build's library (median [min, max] of 5; skipped
 # without it).
 flop_per_cycle() {
-  local library="$bin_dir/../libpipecheck_core.a" root
+  local library="$bin_dir/../libpipecheck_host.a" root
   root=$(cd "$(dirname "$0")/.." && pwd)
   [[ -f $library && $(uname -m) == x86_64 ]] || return 0
   cat >"$work/fpc.cpp" <<'CPP'

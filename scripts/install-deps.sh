@@ -12,11 +12,14 @@ packages=(
   # junit-10 rules), the Prometheus client library's parser, Google Benchmark's compare.py (which
   # needs scipy), all through Debian's /usr/bin/python3.
   libxml2-utils python3-prometheus-client libbenchmark-tools python3-scipy
+  # Tested against the real thing (issue 19): a single-node Slurm with munge started by the tests,
+  # Open MPI's mpirun (and pipecheck-nccl built with MPI), dpkg-shlibdeps for `make deb`.
+  slurm-wlm munge openmpi-bin libopenmpi-dev dpkg-dev
   # scripts/plant-scenarios.sh plants bottlenecks with ordinary Pillow + numpy loaders.
   python3-pil python3-numpy
 )
-# MPI is optional for pipecheck (comm/ under mpirun); pass --with-mpi to add it.
-if [[ " $* " == *" --with-mpi "* ]]; then packages+=(libopenmpi-dev openmpi-bin); fi
+# Kept for older instructions: MPI is now always installed.
+if [[ "${1:-}" == "--with-mpi" ]]; then :; fi
 # The public tools the scripts/compare-*.sh run beside the probes: --with-compare-tools.
 if [[ " $* " == *" --with-compare-tools "* ]]; then
   packages+=(fio sysstat libjpeg-turbo-progs)

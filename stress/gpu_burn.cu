@@ -631,10 +631,14 @@ void GpuBurnWorker::release() {
 
 }  // namespace
 
-bool gpu_burn_built() { return true; }
+}  // namespace pipecheck
 
-std::unique_ptr<BurnWorker> make_gpu_burn_worker(const GpuBurnConfig& config) {
-  return std::make_unique<GpuBurnWorker>(config);
+// The module's two entry points (stress/gpu_burn_loader.cpp resolves them by name).
+extern "C" __attribute__((visibility("default"))) int pipecheck_gpu_burn_interface() {
+  return pipecheck::gpu_burn_interface_version;
 }
 
-}  // namespace pipecheck
+extern "C" __attribute__((visibility("default"))) pipecheck::BurnWorker* pipecheck_make_gpu_burn_worker(
+    const pipecheck::GpuBurnConfig* config) {
+  return new pipecheck::GpuBurnWorker(*config);
+}

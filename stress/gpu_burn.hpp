@@ -1,7 +1,9 @@
 // The GPU burn: GEMMs through cuBLAS on one GPU, every result compared on the device with a
 // reference computed once (and itself spot-checked against FP64 dot products), plus a memory
 // test writing and reading back patterns over most of the free memory. gpu_burn.cu is the CUDA
-// side; gpu_burn_nocuda.cpp says "not built: no CUDA toolkit".
+// side, built as its own module (modules/pipecheck-gpu-burn.so beside the command) that
+// gpu_burn_loader.cpp loads at run time, so the command links no CUDA library: where cuBLAS or
+// the driver is missing the burn is unavailable, with the reason.
 #pragma once
 
 #include <cstdint>
@@ -37,10 +39,21 @@ struct GpuBurnConfig {
                                     // check (--inject-faults; decided by stress/fault_injection)
 };
 
+// Bumped whenever GpuBurnConfig or BurnWorker change: a module of another build is refused.
+constexpr int gpu_burn_interface_version = 1;
+constexpr const char* gpu_burn_module_name = "modules/pipecheck-gpu-burn.so";  // beside the command
+
 // True when this build has the CUDA burn.
 bool gpu_burn_built();
-// Throws nothing here; the worker's run() throws on CUDA/cuBLAS faults (and "not built" in a
-// build without CUDA).
+// Why the GPU burn cannot run on this node ("not built: no CUDA toolkit", "libcublas.so.13 not
+// found: install cuBLAS ..."); nullopt when its module loads. Loads it once, on first use.
+std::optional<std::string> gpu_burn_unavailable();
+// Throws nothing here; the worker's run() throws on CUDA/cuBLAS faults, and with the reason of
+// gpu_burn_unavailable() when the module cannot be loaded.
 std::unique_ptr<BurnWorker> make_gpu_burn_worker(const GpuBurnConfig& config);
+
+// Loads a GPU burn module from `path` (the loader's work, exposed for tests): nullopt when it
+// loaded and speaks this interface version, else why not.
+std::optional<std::string> load_gpu_burn_module_for_test(const std::string& path);
 
 }  // namespace pipecheck

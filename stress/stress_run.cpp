@@ -80,6 +80,13 @@ std::vector<StressGpu> discover_cuda_gpus(std::string* why) {
                              device.name, device});
   }
   if (gpus.empty() && why) *why = report.error.empty() ? "no CUDA device" : report.error;
+  // GPUs without the burn's libraries (cuBLAS) cannot be burnt: none to burn, with the reason.
+  if (!gpus.empty()) {
+    if (const auto unavailable = gpu_burn_unavailable()) {
+      if (why) *why = *unavailable;
+      gpus.clear();
+    }
+  }
   return gpus;
 }
 

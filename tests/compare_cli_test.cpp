@@ -1,6 +1,7 @@
 // `pipecheck compare` as parsed by CLI11: exit 0 no regression, 1 a regression beyond noise or a
 // fleet outlier, 2 bad input with one line naming it; --json, --markdown, --threshold, --force.
 #include "app/compare_cli.hpp"
+#include "core/file_io.hpp"
 
 #include <gtest/gtest.h>
 
@@ -132,11 +133,35 @@ TEST(CompareCli, FolderNamesAreEscapedInTheOutput) {
 }
 
 TEST(CompareCli, FleetNamesOutliersAndExitsOne) {
-  const auto run = compare({"--fleet", kData + "fleet"});
+  // --no-html: the recorded fleet folder stays as it is.
+  const auto run = compare({"--fleet", kData + "fleet", "--no-html"});
   EXPECT_EQ(run.code, 1) << run.err;
   EXPECT_NE(run.out.find("outlier hosts:\n  node-c"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("outlier GPUs:\n  node-d 0000:2a:00.0"), std::string::npos) << run.out;
-  EXPECT_EQ(compare({"--fleet", kData + "fleet", "--tolerance", "50"}).code, 0);
+  EXPECT_EQ(compare({"--fleet", kData + "fleet", "--tolerance", "50", "--no-html"}).code, 0);
+}
+
+// The fleet page beside the terminal table: fleet.html in the one folder given (a copy here),
+// or where --html says; outlier hosts marked in the hosts x stages matrix.
+TEST(CompareCli, FleetWritesItsPage) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("pipecheck-fleet-page-" + std::to_string(getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "results");
+  fs::copy(kData + "fleet", root / "results", fs::copy_options::recursive);
+  const auto run = compare({"--fleet", (root / "results").string()});
+  EXPECT_EQ(run.code, 1) << run.err;
+  EXPECT_NE(run.out.find("fleet page: " + (root / "results" / "fleet.html").string()), std::string::npos) << run.out;
+  const std::string page = read_file(root / "results" / "fleet.html");
+  EXPECT_NE(page.find("<tr class=\"outlier-host\" data-host=\"node-c\">"), std::string::npos) << page;
+  EXPECT_EQ(page.find("data-host=\"node-a\"><th>node-a</th><td class=\"cell outlier"), std::string::npos);
+
+  const auto json = compare({"--fleet", (root / "results").string(), "--json", "--html", (root / "page.html").string()});
+  EXPECT_EQ(nlohmann::json::parse(json.out)["schema"], "pipecheck.fleet");  // stdout stays JSON
+  EXPECT_NE(json.err.find("fleet page: "), std::string::npos);
+  EXPECT_TRUE(fs::exists(root / "page.html"));
+  EXPECT_EQ(compare({"--fleet", (root / "results").string(), "--no-html", "--html", "x.html"}).code, 2);
+  fs::remove_all(root);
 }
 
 TEST(CompareCli, MoreThanTwoRunsIsAFleet) {

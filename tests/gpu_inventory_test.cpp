@@ -222,10 +222,10 @@ TEST(GpuInventory, CudaOnlyGpuWhileNvmlLoadedGetsNote) {
 TEST(GpuInventory, CudaFailureAndNotBuiltAreNoted) {
   CudaReport no_driver;
   no_driver.cuda_built = true;
-  no_driver.error = "CUDA driver version is insufficient for CUDA runtime version";
+  no_driver.error = "cuInit: no CUDA-capable device is detected (100)";
   std::vector<std::string> notes;
   EXPECT_TRUE(merge_gpu_facts(no_driver, NvmlReport{}, notes).empty());
-  EXPECT_TRUE(has_note(notes, "CUDA: cudaGetDeviceCount: CUDA driver version is insufficient"))
+  EXPECT_TRUE(has_note(notes, "CUDA: cuInit: no CUDA-capable device is detected (100): no GPU usable through CUDA"))
       << joined(notes);
 
   CudaReport not_built;
@@ -349,9 +349,6 @@ TEST(GpuInventory, ReadGpusOnThisMachineNeverThrows) {
   std::vector<std::string> notes;
   const std::vector<GpuInfo> gpus = read_gpus(SysfsRoot("/"), {}, stack, notes);
   EXPECT_EQ(stack.cuda_built, PIPECHECK_HAVE_CUDA == 1);
-  if (!stack.cuda_built) {
-    EXPECT_EQ(stack.cuda_error, "not built: no CUDA toolkit");
-  }
   if (gpus.empty()) {
     // No GPU: each missing part says why.
     EXPECT_FALSE(notes.empty());

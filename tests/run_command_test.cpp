@@ -283,6 +283,59 @@ TEST_F(RunSuiteTest, RunFolderTakesTheNextFreeNameWhenAFinishedRunHasIt) {
   EXPECT_TRUE(fs::is_directory(out_ / "host-20261201T000000Z-4.incomplete"));
 }
 
+// Under `srun -N 8 pipecheck run` each host's probes must not believe they are one rank of the
+// launcher's job: the launcher's variables stay out of their environment, the rest stays in.
+TEST_F(RunSuiteTest, ProbesDoNotSeeTheLaunchersVariables) {
+  const std::vector<std::pair<const char*, const char*>> planted = {
+      {"SLURM_JOB_ID", "4242"}, {"SLURM_PROCID", "3"}, {"OMPI_COMM_WORLD_SIZE", "8"},
+      {"PMI_RANK", "3"},        {"PMIX_RANK", "3"},    {"PIPECHECK_TEST_KEEP", "yes"}};
+  for (const auto& [name, value] : planted) setenv(name, value, 1);
+  EXPECT_EQ(run({{"env", "env_probe.sh", false, ""}}), 0);
+  const std::string seen = read_file(run_folder() / "env.log");
+  for (const auto& [name, value] : planted) unsetenv(name);
+  EXPECT_NE(seen.find("PIPECHECK_TEST_KEEP=yes"), std::string::npos) << seen;
+  for (const char* name : {"SLURM_JOB_ID=", "SLURM_PROCID=", "OMPI_COMM_WORLD_SIZE=", "PMI_RANK=", "PMIX_RANK="}) {
+    EXPECT_EQ(seen.find(std::string("\n") + name), std::string::npos) << name << " reached the probe";
+  }
+}
+
+// A multi-node NCCL run is a choice: --keep-launcher-env passes them on.
+TEST_F(RunSuiteTest, KeepLauncherEnvPassesThem) {
+  setenv("SLURM_JOB_ID", "4242", 1);
+  options_.keep_launcher_env = true;
+  EXPECT_EQ(run({{"env", "env_probe.sh", false, ""}}), 0);
+  unsetenv("SLURM_JOB_ID");
+  EXPECT_NE(read_file(run_folder() / "env.log").find("SLURM_JOB_ID=4242"), std::string::npos);
+}
+
+// A node without cuBLAS: the loader cannot start the probe. That is a skip naming what to
+// install, not a failed probe (and not a failed run).
+TEST_F(RunSuiteTest, AMissingGpuLibraryIsASkipWithWhatToInstall) {
+  EXPECT_EQ(run({{"gemm", "nolib_probe.sh", false, ""}}), 0);
+  const Report report = report_from_json(nlohmann::json::parse(read_file(run_folder() / "report.json")));
+  ASSERT_EQ(report.probes.size(), 1u);
+  EXPECT_EQ(report.probes[0].status, ProbeStatus::skipped);
+  EXPECT_NE(report.probes[0].reason.find("libcublas.so.13 not found: install cuBLAS"), std::string::npos)
+      << report.probes[0].reason;
+}
+
+TEST(OutcomeOfProcess, LoaderFailureIsASkipOnlyForExit127WithoutOutput) {
+  ProcessResult loader;
+  loader.ending = ProcessResult::Ending::exited;
+  loader.exit_code = 127;
+  const ProbeEntry probe{"nccl", "pipecheck-nccl", false, ""};
+  const std::string text =
+      "pipecheck-nccl: error while loading shared libraries: libnccl.so.2: cannot open shared object file: "
+      "No such file or directory\n";
+  const ProbeOutcome skipped = outcome_of_process(probe, loader, "", text);
+  EXPECT_EQ(skipped.status, ProbeStatus::skipped);
+  EXPECT_NE(skipped.reason.find("libnccl.so.2 not found: install NCCL"), std::string::npos) << skipped.reason;
+  EXPECT_EQ(outcome_of_process(probe, loader, "", "pipecheck-nccl: some other failure\n").status, ProbeStatus::failed);
+  ProcessResult other = loader;
+  other.exit_code = 3;
+  EXPECT_EQ(outcome_of_process(probe, other, "", text).status, ProbeStatus::failed);
+}
+
 TEST(OutcomeOfProcess, SkipNeedsEmptyStdout) {
   ProcessResult exited;
   exited.ending = ProcessResult::Ending::exited;

@@ -1,5 +1,6 @@
 // The software stack from recorded /proc and /dev trees, and the CUDA driver/runtime judgement.
 #include "inventory/software_stack.hpp"
+#include "inventory/nccl_version.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -78,6 +79,16 @@ TEST(SoftwareStack, NcclVersionMatchesTheBuild) {
   }
   ASSERT_TRUE(stack.nccl_version.has_value());
   EXPECT_GE(*stack.nccl_version, 20000) << format_nccl_version(*stack.nccl_version);
+}
+
+// NCCL is loaded at run time: a node without it gets a reason naming what to install.
+TEST(SoftwareStack, AMissingNcclLibraryIsAReason) {
+  const NcclVersion absent = query_nccl_version("libnccl-pipecheck-absent.so.2");
+  EXPECT_FALSE(absent.code.has_value());
+  EXPECT_NE(absent.error.find("libnccl-pipecheck-absent.so.2 not found"), std::string::npos) << absent.error;
+  EXPECT_NE(absent.error.find("libnccl2"), std::string::npos) << absent.error;
+  const NcclVersion not_nccl = query_nccl_version("libm.so.6");
+  EXPECT_EQ(not_nccl.error, "libm.so.6 lacks ncclGetVersion (not NCCL)");
 }
 
 TEST(SoftwareStack, RecordedTreeHasNoNcclOrEnvironmentOfThisHost) {
