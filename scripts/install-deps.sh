@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian packages pipecheck builds against, only those that are missing.
-# As root it runs apt-get; otherwise it prints the exact command to run.
+# Installs the Debian packages pipecheck builds against (the `install` rows of
+# scripts/debian-packages.txt), only those that are missing. As root it runs apt-get; otherwise
+# it prints the exact command to run.
 set -euo pipefail
+source "$(dirname "$0")/debian_packages.sh"
 
-packages=(
-  cmake ninja-build g++ make pkg-config
-  liburing-dev libcli11-dev libbenchmark-dev libgtest-dev libgmock-dev
-  libturbojpeg0-dev nlohmann-json3-dev
-)
+mapfile -t packages < <(debian_packages install)
 # MPI is optional for pipecheck (comm/ under mpirun); pass --with-mpi to add it.
-if [[ "${1:-}" == "--with-mpi" ]]; then packages+=(libopenmpi-dev openmpi-bin); fi
+if [[ "${1:-}" == "--with-mpi" ]]; then mapfile -t -O "${#packages[@]}" packages < <(debian_packages mpi); fi
 
 missing=()
 for p in "${packages[@]}"; do
