@@ -344,8 +344,12 @@ step_tests() {
 
 step_run_quick() {
   mkdir -p "$WORK/results"
+  # The GPU stages (RUN_STAGES): storage, decode and hostmem are CPU work that would take ~1.5
+  # of these minutes on 16 cores and tell nothing about the GPU; RUN_STAGES=all runs them too.
+  local only=() stage
+  [[ "${RUN_STAGES:-}" != all ]] && for stage in ${RUN_STAGES:-pcie memory compute comm}; do only+=(--only "$stage"); done
   # Exit 1 is a verdict that failed (the run itself went through); 2 and 3 are the run's own failures.
-  "$BIN/pipecheck" run --quick --no-color --out "$WORK/results" --timeout 150
+  "$BIN/pipecheck" run --quick --no-color --out "$WORK/results" --timeout 150 "${only[@]}"
   local rc=$?
   if python_ok; then
     figure_tool run "$WORK/results" >"$WORK/run-figures.txt" 2>>"$WORK/logs/$STEP.log"
@@ -398,11 +402,18 @@ step_compare() {
 
 STEP_ROWS="$WORK/steps.tsv"   # name status seconds load
 
+# The commit checked: GPU_CHECK_COMMIT when given (the device machine's copy has no .git), else git's.
+commit_text() {
+  if [[ -n "${GPU_CHECK_COMMIT:-}" ]]; then echo "$GPU_CHECK_COMMIT"; return; fi
+  local sha; sha=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null) || { echo "? (no git; set GPU_CHECK_COMMIT)"; return; }
+  git -C "$REPO" diff --quiet HEAD 2>/dev/null && echo "$sha" || echo "$sha (modified)"
+}
+
 write_summary() {
   local now; now=$(date +%s)
   local used=$((now - START))
   {
-    echo "pipecheck gpu-check  $(date -u '+%Y-%m-%d %H:%M UTC')  commit $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$REPO" diff --quiet HEAD 2>/dev/null || echo ' (modified)')"
+    echo "pipecheck gpu-check  $(date -u '+%Y-%m-%d %H:%M UTC')  commit $(commit_text)"
     local gpu_text="" 
     [[ -f "$WORK/state.env" ]] && gpu_text=$(source "$WORK/state.env"; echo "${GPU_TEXT:-}")
     echo "GPU: ${gpu_text:-not checked yet}"
@@ -530,6 +541,10 @@ main() {
       124|137) status=TIMEOUT; echo "killed at its ${limit_s} s limit; last line: $(tail -1 "$log" | cut -c1-100)" >"$WORK/figures/$name" ;;
       *) status=FAILED ;;
     esac
+    # A step killed by a signal, or ended by a command of its own, says how it ended.
+    if [[ $status == FAILED && ! -s "$WORK/figures/$name" ]]; then
+      echo "exit $rc; last line: $(tail -1 "$log" | cut -c1-100)" >"$WORK/figures/$name"
+    fi
     [[ "$name" == build && $rc == 0 ]] && built=yes
     set_row "$name" "$status" "$secs" "$(load1)"
     say "$name: $status in ${secs} s: $(head -1 "$WORK/figures/$name" 2>/dev/null)"

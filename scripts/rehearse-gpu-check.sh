@@ -12,6 +12,9 @@
 #                               once and reused: delete it to start from nothing)
 #   REHEARSAL_OUT=DIR           where gpu-check's OUT lands here (default ./rehearsal-out)
 #   DEBIAN_MIRROR=URL           debootstrap's mirror (default http://deb.debian.org/debian)
+#   REHEARSAL_TIME_SCALE=N      gpu-check's GPU_CHECK_TIME_SCALE (default 16 / cores, times the
+#                               load per core when this machine is shared: the rehearsal proves
+#                               the steps work, the GPU machine's 16 cores give the real times)
 # Exit: 0 PASS, 1 FAIL, 2 cannot rehearse here. Mounts are undone on every exit.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -163,10 +166,15 @@ mount_system
 mount_into_root /usr/local/cuda /usr/local/cuda --bind
 mount -o remount,bind,ro "$ROOT/usr/local/cuda" || die "could not make /usr/local/cuda read-only in the root"
 
-say "running scripts/gpu-check.sh in the root ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
+cores=$(nproc)
+load_per_core=$(awk -v c="$cores" '{ l = $1 / c; print (l > 1 ? int(l + 0.999) : 1) }' /proc/loadavg)
+scale=${REHEARSAL_TIME_SCALE:-$(( (16 + cores - 1) / cores * load_per_core ))}
+commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null)$(git -C "$repo" diff --quiet HEAD 2>/dev/null || echo "+modified")
+say "running scripts/gpu-check.sh in the root ($cores cores, load $(cut -d' ' -f1-3 /proc/loadavg), time scale x$scale)"
 t0=$(date +%s)
 chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin OUT=/work/out \
+  GPU_CHECK_TIME_SCALE="$scale" GPU_CHECK_COMMIT="$commit" \
   bash -c 'cd /work/pipecheck && bash scripts/gpu-check.sh'
 rc=$?
 seconds=$(($(date +%s) - t0))
