@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/install-deps.sh and scripts/fetch-devdeps.sh: the package names of one role
 # from scripts/debian-packages.txt, one a line.
 debian_packages() {  # ROLE

@@ -92,7 +92,7 @@ skip_step() { figures "$*"; exit 99; }
 # Ends the step as failed with one clear line.
 fail_step() { figures "$*"; echo "gpu-check: $STEP: $*" >&2; exit 1; }
 have() { command -v "$1" >/dev/null 2>&1; }
-first_line() { head -1 | cut -c1-"${1:-80}"; }
+first_line() { head -1 | cut -c1-80; }
 load1() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
 python_ok() { [[ -n "${PYTHON:-}" ]]; }
 figure_tool() { "$PYTHON" "$REPO/scripts/gpu_check_figures.py" "$@"; }
@@ -167,8 +167,6 @@ step_preflight() {
 
   # NCCL and cuBLAS: the toolkit's, else the pip wheels PyTorch brings (nvidia-nccl, nvidia-cublas).
   local python=""; have python3 && python=$(command -v python3)
-  local torch="no"
-  [[ -n "$python" ]] && torch=$(timeout 60 "$python" -c 'import torch; print(torch.__version__)' 2>/dev/null || echo no)
   local cuda_root; cuda_root=$(dirname "$(dirname "$(readlink -f "$nvcc")")")
   local nccl="toolkit" nccl_flags="" cublas="toolkit" cublas_flags=""
   wheel_dir() {  # nvidia.nccl -> the wheel's folder
@@ -197,10 +195,10 @@ step_preflight() {
       fail_step "no cuBLAS: $cuda_root/include/cublasLt.h missing and no nvidia.cublas wheel"
     fi
   fi
-  echo "== NCCL: $nccl; cuBLAS: $cublas; python3: ${python:-none}; torch: $torch"
+  echo "== NCCL: $nccl; cuBLAS: $cublas; python3: ${python:-none}"
 
   remember GPU "$gpu"; remember GPU_TEXT "$gpu_text"; remember CXX_PATH "$cxx"; remember NVCC "$nvcc"
-  remember GENERATOR "$generator"; remember UNPACKER "$unpacker"; remember PYTHON "$python"; remember TORCH "$torch"
+  remember GENERATOR "$generator"; remember UNPACKER "$unpacker"; remember PYTHON "$python"
   remember NCCL_FLAGS "$nccl_flags"; remember CUBLAS_FLAGS "$cublas_flags"; remember NCCL_TEXT "$nccl"
   local cxx_version; cxx_version=$("$cxx" --version | first_line | grep -o '[0-9][0-9.]*' | tail -1)
   figures "${os}; $(basename "$cxx") $cxx_version, $glibcxx; cmake $cmake_version; ${generator%% *}; nvcc $nvcc_version; GPU $gpu"
@@ -306,12 +304,12 @@ step_build() {
     fail_step "build failed: $(grep -m1 -E 'error:|FAILED:' "$WORK/logs/$STEP.log" | cut -c1-140)"
   fi
   # Every program must start here: its libraries found through the build's RUNPATH.
-  local program missing=""
+  local program unloadable=""
   for program in "$BIN"/*; do
     [[ -x "$program" && -f "$program" ]] || continue
-    ldd "$program" 2>&1 | grep -q 'not found' && missing+="$(basename "$program") "
+    ldd "$program" 2>&1 | grep -q 'not found' && unloadable+="$(basename "$program") "
   done
-  [[ -n "$missing" ]] && fail_step "built, but libraries not found for: $missing"
+  [[ -n "$unloadable" ]] && fail_step "built, but libraries not found for: $unloadable"
   figures "$(ls "$BIN" | wc -l) programs, $warnings warnings, $JOBS jobs"
 }
 
@@ -382,7 +380,6 @@ step_stress() {
 }
 
 step_compare() {
-  [[ "$TORCH" == no ]] && echo "no PyTorch here: compare-gpu.sh shows pipecheck's figures only"
   mkdir -p "$WORK/compare"
   OUT="$WORK/compare" SHAPES=8192x8192x8192 DTYPES=bf16 REPS=3 bash "$REPO/scripts/compare-gpu.sh" "$BIN" \
     | tee "$WORK/compare/table.txt"
@@ -390,7 +387,9 @@ step_compare() {
   # The side-by-side table, under the step table of summary.txt.
   awk '/^what / {on = 1} on && NF' "$WORK/compare/table.txt" | block
   ((rc == 0)) || fail_step "compare-gpu.sh exited $rc"
-  figures "PyTorch ${TORCH}: table below"
+  local torch; torch=$(grep -m1 -E '^torch ' "$WORK/compare/table.txt" | cut -c1-60)
+  [[ -n "$torch" ]] || torch="PyTorch not available: pipecheck figures only"
+  figures "$torch; table below"
 }
 
 # Steps added by later issues go here, each with its row in STEPS, e.g.:
@@ -491,7 +490,7 @@ main() {
   START=$(date +%s)
   export START
   local scale=$GPU_CHECK_TIME_SCALE budget=$((BUDGET * GPU_CHECK_TIME_SCALE))
-  say "OUT=$OUT, collecting in $WORK, budget $budget s (x$scale for $JOBS cores)"
+  say "OUT=$OUT, collecting in $WORK, budget $budget s (time scale x$scale, $JOBS cores)"
 
   local row name limit estimate needs fail
   for row in "${STEPS[@]}"; do

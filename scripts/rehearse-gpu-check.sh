@@ -183,10 +183,10 @@ rm -rf "$OUT_HERE"
 mkdir -p "$OUT_HERE"
 cp -r "$ROOT/work/out/." "$OUT_HERE/"
 say "gpu-check exited $rc after $seconds s; its OUT is in $OUT_HERE"
-if problems=$(check_result "$OUT_HERE"); then
+if verdict=$(check_result "$OUT_HERE"); then
   say "PASS: preflight, unpack, configure, build and CPU tests ok from .devdeps alone; GPU steps say no GPU"
   exit 0
 fi
 say "FAIL:"
-echo "$problems"
+echo "$verdict"
 exit 1
