@@ -554,6 +554,7 @@ main() {
         echo "---- last 40 lines of $name's log ----"
         tail -40 "$log"
         echo "----"
+        tail -10 "$log" | cut -c1-150 >"$WORK/figures/$name.block"  # the log's tail in summary.txt too
       fi
     fi
     write_summary

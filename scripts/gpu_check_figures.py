@@ -111,7 +111,7 @@ def nccl_figures(path):
 def stress_figures(folder):
     with open(os.path.join(folder, "summary.json")) as f:
         s = json.load(f)
-    parts = [f"{s.get('duration_s', 0):.0f} s {s.get('dtype', '?')}"]
+    parts = [f"{s.get('verdict', '?')} after {s.get('duration_s', 0):.0f} s of {s.get('dtype', '?')}"]
     for g in s.get("gpus", []):
         text = (f"gpu{g.get('index')} {g.get('verdict', '?')}: peak {g.get('peak_tflops') or 0:.0f} TF, "
                 f"{g.get('wrong_results', '?')} wrong, {g.get('memory_errors', '?')} memory errors, "
