@@ -16,6 +16,8 @@
 #   GPU_CHECK_BUDGET     seconds for the whole run on 16 cores (default 345): a step whose
 #                        estimate no longer fits is skipped ("no time left"), none runs past it
 #   GPU_CHECK_TIME_SCALE multiplies limits, estimates and budget (default 16 / cores, at least 1)
+#   GPU_CHECK_COMMIT     the commit to name in summary.txt (the device machine's copy has no .git)
+#   RUN_STAGES           the quick run's stages (default "pcie memory compute comm"; all: every one)
 #   BUILD_DIR (build-gpu), DEVDEPS (.devdeps), DEPS_PREFIX (/tmp/pipecheck-deps), JOBS (nproc)
 # Output in OUT: summary.txt, gpu-check.tar.gz (logs, figures, results, the ctest log, JUnit).
 # Exit: 0 every step that ran passed; 1 a step failed or timed out; 2 bad usage.
@@ -101,7 +103,7 @@ figure_tool() { "$PYTHON" "$REPO/scripts/gpu_check_figures.py" "$@"; }
 # Steps
 
 step_preflight() {
-  local line missing=()
+  local missing=()
   echo "== OS";          cat /etc/os-release 2>/dev/null; uname -a
   echo "== cores";       nproc; grep -m1 MemTotal /proc/meminfo
   local os; os=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-?}")
@@ -113,7 +115,13 @@ step_preflight() {
   [[ -z "$cxx" ]] && missing+=("a C++ compiler (g++)")
 
   local cmake_version=""
-  if have cmake; then cmake_version=$(cmake --version | first_line | awk '{print $3}'); else missing+=("cmake"); fi
+  if have cmake; then
+    cmake_version=$(cmake --version | first_line | awk '{print $3}')
+    # CMakeLists.txt's cmake_minimum_required.
+    [[ "$(printf '%s\n' 3.25 "$cmake_version" | sort -V | head -1)" == 3.25 ]] || missing+=("cmake >= 3.25 (found $cmake_version)")
+  else
+    missing+=("cmake")
+  fi
   local generator=""
   if have ninja; then generator=Ninja; elif have make; then generator="Unix Makefiles"; else missing+=("ninja or make"); fi
 
