@@ -152,7 +152,8 @@ check_result() {  # OUT folder: what gpu-check must have returned
     (($(stat -c %s "$f") <= 16 * 1024 * 1024)) || problems+=("$rel over 16 MiB")
     (($(tr -cd / <<<"$rel" | wc -c) <= 2)) || problems+=("$rel more than 2 folders down")
   done < <(find "$out" -type f)
-  tar -tzf "$out/gpu-check.tar.gz" | grep -q 'logs/build.log' || problems+=("the archive lacks logs/build.log")
+  local listing; listing=$(tar -tzf "$out/gpu-check.tar.gz")
+  grep -q 'logs/build.log' <<<"$listing" || problems+=("the archive lacks logs/build.log")
   if ((${#problems[@]})); then
     printf '  %s\n' "${problems[@]}"
     return 1
