@@ -593,7 +593,7 @@ if [[ "${1:-}" == --step ]]; then
   echo "== $STEP  $(date -u '+%H:%M:%S')  load $(cut -d' ' -f1-3 /proc/loadavg)"
   # The CPU time the step's programs used (user, system): with the wall time, what another
   # machine's core count makes of it.
-  trap 'echo "== $STEP cpu: $(times | tail -1)"' EXIT
+  trap 'echo "== $STEP cpu (shell, then its programs: user system):"; times' EXIT
   "step_$STEP"
   exit 0
 fi

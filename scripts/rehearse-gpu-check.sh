@@ -12,6 +12,9 @@
 #                               once and reused: delete it to start from nothing)
 #   REHEARSAL_OUT=DIR           where gpu-check's OUT lands here (default ./rehearsal-out)
 #   DEBIAN_MIRROR=URL           debootstrap's mirror (default http://deb.debian.org/debian)
+#   REHEARSAL_REUSE_BUILD=1     keep the last rehearsal's build-gpu (as a warm GPU machine keeps
+#                               ignored build outputs between calls): the build step is then
+#                               incremental; by default every rehearsal builds from nothing
 #   REHEARSAL_TIME_SCALE=N      gpu-check's GPU_CHECK_TIME_SCALE (default 16 / cores, times the
 #                               load per core when this machine is shared: the rehearsal proves
 #                               the steps work, the GPU machine's 16 cores give the real times)
@@ -120,9 +123,14 @@ hide_tools() {
 
 # 3. The working tree as the device tool copies it, and the carried .devdeps.
 copy_tree() {
-  local target=$ROOT/work/pipecheck
+  local target=$ROOT/work/pipecheck kept=$ROOT/work-build-gpu
+  rm -rf "$kept"
+  if [[ "${REHEARSAL_REUSE_BUILD:-0}" == 1 && -d "$target/build-gpu" ]]; then
+    mv "$target/build-gpu" "$kept"
+  fi
   rm -rf "$ROOT/work"
   mkdir -p "$target"
+  [[ -d "$kept" ]] && mv "$kept" "$target/build-gpu" && say "reusing the last rehearsal's build-gpu"
   (cd "$repo" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -C "$target" -xf - ||
     die "copying the working tree failed"
   cp -r "$repo/.devdeps" "$target/.devdeps"
