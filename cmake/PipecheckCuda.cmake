@@ -42,7 +42,15 @@ if(NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
   set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
 endif()
 set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+# Debian 12's CMake 3.25.1 FindCUDAToolkit marks CUDA::nvToolsExt deprecated, when the project
+# requires CMake >= 3.25, without checking that the target exists; CUDA 12.9 and later ship no
+# libnvToolsExt, so that set_property fails the configure (seen in a bare Debian 12 root with
+# CUDA 13, scripts/rehearse-gpu-check.sh). The minimum version is hidden from that one check
+# for the call; it only decides that deprecation note, no policy.
+set(pipecheck_minimum_version ${CMAKE_MINIMUM_REQUIRED_VERSION})
+set(CMAKE_MINIMUM_REQUIRED_VERSION 3.24)
 find_package(CUDAToolkit REQUIRED)
+set(CMAKE_MINIMUM_REQUIRED_VERSION ${pipecheck_minimum_version})
 set(PIPECHECK_HAVE_CUDA ON)
 math(EXPR PIPECHECK_CUDA_RUNTIME_VERSION "${CUDAToolkit_VERSION_MAJOR} * 1000 + ${CUDAToolkit_VERSION_MINOR} * 10")
 message(STATUS "pipecheck: CUDA ${CUDAToolkit_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES}")

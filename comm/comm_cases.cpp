@@ -33,6 +33,8 @@ std::string comm_case_name(const CommCase& c, int ranks) {
   return name;
 }
 
+const char* comm_figure(int ranks) { return ranks == 1 ? "algbw" : "busbw"; }
+
 std::map<std::string, std::string> comm_case_params(const CommCase& c, const CommJobLabel& job,
                                                     const std::string& verified, std::uint64_t wrong) {
   const char* collective = collective_info(c.collective).name;
@@ -40,7 +42,8 @@ std::map<std::string, std::string> comm_case_params(const CommCase& c, const Com
   std::string what = collective;
   what += ' ';
   what += dtype;
-  what += ", " + std::to_string(job.ranks) + " GPUs";
+  what += job.ranks == 1 ? std::string(", 1 GPU (one rank: algbw, not judged)")
+                         : ", " + std::to_string(job.ranks) + " GPUs";
   if (job.nodes > 1) what += " on " + std::to_string(job.nodes) + " nodes";
   what += ", " + size_text(c.counts.bytes);
   char factor[32];
@@ -56,6 +59,7 @@ std::map<std::string, std::string> comm_case_params(const CommCase& c, const Com
           {"mode", job.mode},
           {"gpu_bdfs", job.gpu_bdfs},
           {"bus_factor", factor},
+          {"figure", comm_figure(job.ranks)},
           {"iters", std::to_string(job.iters)},
           {"verified", verified},
           {"wrong", std::to_string(wrong)},

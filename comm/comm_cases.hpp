@@ -39,9 +39,14 @@ struct CommJobLabel {
   int iters = 0;
 };
 
+// The figure a job's results carry: "busbw", nccl-tests' bus bandwidth that the report holds
+// against the links; for a one-rank job, whose bus bandwidth is 0 by the formula (broadcast's
+// factor of 1 aside) and which the report does not judge, "algbw".
+const char* comm_figure(int ranks);
+
 // The label parameters of one result: what, collective, dtype, op, bytes, count, ranks, nodes,
-// mode, gpu_bdfs, bus_factor, iters, verified (yes|no|not_checked), wrong, nccl_version,
-// nccl_env.
+// mode, gpu_bdfs, bus_factor, figure (busbw|algbw), iters, verified (yes|no|not_checked), wrong,
+// nccl_version, nccl_env.
 std::map<std::string, std::string> comm_case_params(const CommCase& c, const CommJobLabel& job,
                                                     const std::string& verified, std::uint64_t wrong);
 

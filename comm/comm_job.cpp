@@ -37,6 +37,8 @@ std::string too_few(std::size_t found, const std::string& why) {
   return text + ")";
 }
 
+std::string no_gpu(const std::string& why) { return "needs a GPU (found 0" + (why.empty() ? "" : ": " + why) + ")"; }
+
 int count_hosts(const std::vector<JobGpu>& gpus) {
   std::set<std::string> hosts;
   for (const auto& gpu : gpus) hosts.insert(gpu.host);
@@ -79,7 +81,8 @@ JobPlan plan_single_process(const std::vector<GpuTarget>& gpus, const std::strin
     plan.gpus.push_back({static_cast<int>(plan.gpus.size()), host, gpu.index, gpu.bdf, gpu.name, gpu.memory_bytes});
   }
   plan.nodes = plan.gpus.empty() ? 0 : 1;
-  if (plan.gpus.size() < 2) plan.skip_reason = too_few(plan.gpus.size(), gpus.empty() ? cuda_skip : "");
+  // One GPU runs one rank, as nccl-tests' -g 1 does: NCCL's path and its data check, not judged.
+  if (plan.gpus.empty()) plan.skip_reason = no_gpu(cuda_skip);
   return plan;
 }
 

@@ -37,11 +37,13 @@ struct JobPlan {
   std::vector<JobGpu> gpus;    // in rank order
   int nodes = 0;               // distinct hosts
   bool mpi = false;            // one rank a GPU under MPI
-  std::string skip_reason;     // "needs 2 or more GPUs (found 1)": skipped, exit 0
+  std::string skip_reason;     // "needs a GPU (found 0: no CUDA device)": skipped, exit 0
   std::string error;           // a broken job (two ranks on one GPU): could not run
 };
 
-// A single process driving the GPUs `select_gpus` chose (`cuda_skip`: its reason for none).
+// A single process driving the GPUs `select_gpus` chose (`cuda_skip`: its reason for none). One
+// GPU is a one-rank job (nccl-tests' -g 1): every collective runs with its data check, its bus
+// bandwidth is 0 by the formula and the report does not judge it.
 JobPlan plan_single_process(const std::vector<GpuTarget>& gpus, const std::string& host,
                             const std::string& cuda_skip);
 // An MPI job of one GPU per rank, from every rank's facts in rank order.

@@ -49,6 +49,10 @@ ProbeState& probe_state() {
   return state;
 }
 
+constexpr const char* kOneRankNote =
+    "one rank (nccl-tests -g 1): every collective and its data check run on one GPU; busbw is 0 by "
+    "nccl-tests' formula (broadcast: equal to algbw), so the figure is algbw and the report does not judge it";
+
 // "no CUDA device: CUDA driver version is insufficient ...": CUDA's own reason with it.
 std::string no_device_reason(const CudaReport& cuda) {
   std::string reason = "no CUDA device";
@@ -144,6 +148,7 @@ void add_context(const JobPlan& plan, const ProbeState& state, const std::string
   benchmark::AddCustomContext("nccl_env", state.label.nccl_env);
   if (state.group->rank() == 0) benchmark::AddCustomContext("comm_topology", job_topology(plan));
   if (!sizes_note.empty()) benchmark::AddCustomContext("comm_sizes_left_out", sizes_note);
+  if (state.label.ranks == 1) benchmark::AddCustomContext("comm_one_rank", kOneRankNote);
 }
 
 // The sweep, without the sizes the smallest GPU cannot hold; `note` says what was left out.
@@ -205,10 +210,13 @@ void report_case(benchmark::State& bench, const CommCase& c, double mean_seconds
                  std::uint64_t wrong, const ProbeState& state) {
   const int ranks = state.label.ranks;
   const Bandwidth bandwidth = collective_bandwidth(c.collective, c.counts, ranks, mean_seconds);
-  const double bus_bytes = static_cast<double>(c.counts.bytes) * bus_factor(c.collective, ranks);
-  // Rate over the manual time: busbw in bytes/s, the figure the report holds against its ceiling.
+  const bool algbw = std::string(comm_figure(ranks)) == "algbw";
+  const double figure_bytes =
+      static_cast<double>(c.counts.bytes) * (algbw ? 1.0 : bus_factor(c.collective, ranks));
+  // Rate over the manual time: busbw in bytes/s, the figure the report holds against its
+  // ceiling; a one-rank job's algbw (its busbw is 0 by the formula).
   bench.counters["bytes_per_second"] =
-      benchmark::Counter(bus_bytes * static_cast<double>(bench.iterations()), benchmark::Counter::kIsRate);
+      benchmark::Counter(figure_bytes * static_cast<double>(bench.iterations()), benchmark::Counter::kIsRate);
   bench.counters["busbw_GBps"] = bandwidth.busbw_gbps;
   bench.counters["algbw_GBps"] = bandwidth.algbw_gbps;
   bench.counters["time_us"] = mean_seconds * 1e6;
@@ -265,6 +273,7 @@ std::string register_cases(const ProbeOptions& options) {
   state.label = {ranks, plan.nodes, plan.mpi ? "mpi" : "single_process", first_host_bdfs(plan),
                  nccl_version_text(), nccl_env_text(nccl_environment(environ)), state.options.iters};
   add_context(plan, state, sizes_note);
+  if (ranks == 1) std::cerr << "pipecheck-nccl: " << kOneRankNote << "\n";
   make_runner(plan, buffer_bytes, state);
   // Ranks wait on each other: every rank runs the same cases in the same order, a fixed count.
   keep_registration_order();

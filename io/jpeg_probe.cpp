@@ -379,7 +379,20 @@ struct GpuDecodeCase {
   GpuDecodeCheck check;
   RgbImage first_output;  // image 0 of the warm-up batch: later batches must give the same bytes
   bool opened = false;
+
+  // The decoder's nvJPEG handles, streams and buffers go before the library they came from, and
+  // both before main returns: a static destroyed after exit() would call into a CUDA runtime
+  // that has already shut down.
+  void release() {
+    decoder.reset();
+    library.reset();
+    opened = false;
+  }
 };
+GpuDecodeCase& gpu_case() {
+  static GpuDecodeCase gpu;
+  return gpu;
+}
 
 void open_gpu_case(GpuDecodeCase& gpu) {
   gpu.opened = true;
@@ -467,7 +480,7 @@ void register_skipped_gpu_case(const std::string& status) {
 int default_gpu_batch(ProbeMode mode) { return mode == ProbeMode::quick ? 16 : mode == ProbeMode::full ? 128 : 64; }
 
 void register_gpu_case(ProbeData& data, const ProbeOptions& options) {
-  static GpuDecodeCase gpu;
+  GpuDecodeCase& gpu = gpu_case();
   gpu.device = parse_int_flag(options, "gpu", 0, 0, 1023);  // flags checked even where the case skips
   const int batch_size = parse_int_flag(options, "gpu-batch", default_gpu_batch(options.mode), 1, 4096);
   gpu.library = std::make_unique<NvjpegLibrary>();
@@ -477,7 +490,7 @@ void register_gpu_case(ProbeData& data, const ProbeOptions& options) {
   }
   gpu.batch = fill_gpu_batch(data.sets.front().images, batch_size);
   add_probe_context("pipecheck_decode_nvjpeg", "measured with " + gpu.library->soname());
-  benchmark::RegisterBenchmark("decode/nvjpeg", [](benchmark::State& state) { run_gpu_case(state, gpu); })
+  benchmark::RegisterBenchmark("decode/nvjpeg", [](benchmark::State& state) { run_gpu_case(state, gpu_case()); })
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
 }
@@ -571,6 +584,8 @@ std::string register_cases(const ProbeOptions& options) {
 }  // namespace pipecheck
 
 int main(int argc, char** argv) {
-  return pipecheck::run_probe_main(argc, argv, "decode", "pipecheck-jpeg", pipecheck::register_cases,
-                                   pipecheck::kFlags);
+  const int code = pipecheck::run_probe_main(argc, argv, "decode", "pipecheck-jpeg", pipecheck::register_cases,
+                                             pipecheck::kFlags);
+  pipecheck::gpu_case().release();  // the benchmarks have ended: nvJPEG and CUDA objects go now
+  return code;
 }

@@ -109,7 +109,9 @@ struct GemmRunner::State {
   Types types{};
   std::size_t a_elements = 0;  // per set
   std::size_t b_elements = 0;
-  void* a = nullptr;  // sets x a_elements
+  std::size_t a_stride = 0;    // bytes from one set's A to the next: padded to 256 (gemm_shapes)
+  std::size_t b_stride = 0;
+  void* a = nullptr;  // sets x a_stride
   void* b = nullptr;
   void* d = nullptr;
   void* workspace = nullptr;
@@ -139,12 +141,8 @@ struct GemmRunner::State {
                                        : static_cast<const void*>(&beta_f32);
   }
   std::size_t in_bytes() const { return static_cast<std::size_t>(input_element_bytes(dtype)); }
-  const void* a_set(int set) const {
-    return static_cast<const char*>(a) + static_cast<std::size_t>(set) * a_elements * in_bytes();
-  }
-  const void* b_set(int set) const {
-    return static_cast<const char*>(b) + static_cast<std::size_t>(set) * b_elements * in_bytes();
-  }
+  const void* a_set(int set) const { return static_cast<const char*>(a) + static_cast<std::size_t>(set) * a_stride; }
+  const void* b_set(int set) const { return static_cast<const char*>(b) + static_cast<std::size_t>(set) * b_stride; }
 
   // D = alpha * op(A) * B with beta 0: C is D, never read.
   cublasStatus_t matmul(const cublasLtMatmulAlgo_t* with, int set) {
@@ -184,12 +182,14 @@ GemmRunner::GemmRunner(const GpuTarget& gpu, GemmDtype dtype, GemmShape shape, i
   const auto k = static_cast<std::uint64_t>(shape.k);
   s.a_elements = m * k;
   s.b_elements = k * n;
+  s.a_stride = padded_operand_bytes(s.a_elements, input_element_bytes(dtype));
+  s.b_stride = padded_operand_bytes(s.b_elements, input_element_bytes(dtype));
   PIPECHECK_CUDA(cudaSetDevice(dev), dev);
   PIPECHECK_CUDA(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), dev);
   PIPECHECK_CUDA(cudaEventCreate(&s.start), dev);
   PIPECHECK_CUDA(cudaEventCreate(&s.stop), dev);
-  PIPECHECK_CUDA(cudaMalloc(&s.a, s.a_elements * s.in_bytes() * s.sets), dev);
-  PIPECHECK_CUDA(cudaMalloc(&s.b, s.b_elements * s.in_bytes() * s.sets), dev);
+  PIPECHECK_CUDA(cudaMalloc(&s.a, s.a_stride * s.sets), dev);
+  PIPECHECK_CUDA(cudaMalloc(&s.b, s.b_stride * s.sets), dev);
   PIPECHECK_CUDA(cudaMalloc(&s.d, m * n * static_cast<std::size_t>(output_element_bytes(dtype))), dev);
   PIPECHECK_CUDA(cudaMalloc(&s.workspace, kWorkspaceBytes), dev);
   // Every set different, so rotation never reads what the previous call left in L2.

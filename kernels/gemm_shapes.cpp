@@ -125,9 +125,15 @@ double gemm_flops(const GemmShape& shape) {
          static_cast<double>(shape.k);
 }
 
+std::uint64_t padded_operand_bytes(std::uint64_t elements, int element_bytes) {
+  const std::uint64_t bytes = elements * static_cast<std::uint64_t>(element_bytes);
+  return (bytes + kGemmOperandAlignment - 1) / kGemmOperandAlignment * kGemmOperandAlignment;
+}
+
 std::uint64_t input_set_bytes(const GemmShape& shape, GemmDtype dtype) {
-  const auto bytes = static_cast<std::uint64_t>(input_element_bytes(dtype));
-  return bytes * static_cast<std::uint64_t>(shape.m * shape.k + shape.k * shape.n);
+  const int bytes = input_element_bytes(dtype);
+  return padded_operand_bytes(static_cast<std::uint64_t>(shape.m * shape.k), bytes) +
+         padded_operand_bytes(static_cast<std::uint64_t>(shape.k * shape.n), bytes);
 }
 
 int rotation_sets(const GemmShape& shape, GemmDtype dtype, std::uint64_t l2_bytes,

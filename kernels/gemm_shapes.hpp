@@ -58,7 +58,14 @@ std::vector<GemmShape> default_shapes(ProbeMode mode, GemmDtype dtype);
 // 2*M*N*K: one multiply and one add per term (the vendor's dense FLOP convention).
 double gemm_flops(const GemmShape& shape);
 
-// Bytes of A and B together for one input set.
+// cuBLASLt's heuristic picks kernels for operands aligned as cudaMalloc aligns them (256 bytes):
+// each A and B of the rotating input sets starts at a multiple of this, whatever the shape, so
+// a user's odd shape does not land its second set on a misaligned address.
+constexpr std::uint64_t kGemmOperandAlignment = 256;
+// Bytes from one set's A (or B) to the next: the matrix rounded up to kGemmOperandAlignment.
+std::uint64_t padded_operand_bytes(std::uint64_t elements, int element_bytes);
+
+// Bytes of A and B together for one input set, each padded as the sets are laid out.
 std::uint64_t input_set_bytes(const GemmShape& shape, GemmDtype dtype);
 // How many A/B sets to rotate through so that together they are at least 4x the L2: each call
 // then reads its inputs from HBM, as a model's layers do. 1 when one set is already that large;

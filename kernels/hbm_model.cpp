@@ -2,6 +2,7 @@
 #include "kernels/hbm_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 namespace pipecheck {
@@ -37,6 +38,11 @@ std::uint64_t hbm_array_bytes(ProbeMode mode, std::uint64_t l2_bytes, std::uint6
   std::uint64_t bytes = std::max(floor, 4 * l2_bytes);
   if (memory_bytes > 0) bytes = std::min(bytes, memory_bytes / 4);
   return std::max<std::uint64_t>(bytes / kMiB * kMiB, kMiB);
+}
+
+int hbm_passes_per_sample(double pass_ms, double target_ms) {
+  if (!(pass_ms > 0) || !(target_ms > 0)) return 1;
+  return static_cast<int>(std::clamp(std::ceil(target_ms / pass_ms), 1.0, 1000.0));
 }
 
 int hbm_grid_blocks(int sm_count, int blocks_per_sm, std::uint64_t vectors, int threads_per_block) {

@@ -34,6 +34,13 @@ std::uint64_t hbm_bytes_moved(HbmOp op, std::uint64_t elements);
 // once); a multiple of 1 MiB so every vector and block divides it.
 std::uint64_t hbm_array_bytes(ProbeMode mode, std::uint64_t l2_bytes, std::uint64_t memory_bytes);
 
+// Passes of an op per timed sample, so that one sample lasts at least `target_ms` (2 ms): on a
+// 1 GiB array one pass takes ~0.5 ms on an H200, and the gap before a lone launch then counts
+// against the bandwidth (about 2%). `pass_ms` is one pass's time from the warm-up; at least 1
+// pass, at most 1000.
+constexpr double kHbmSampleTargetMs = 2.0;
+int hbm_passes_per_sample(double pass_ms, double target_ms = kHbmSampleTargetMs);
+
 // Persistent grid: every SM full (blocks per SM from the occupancy calculator), never more
 // blocks than vectors.
 int hbm_grid_blocks(int sm_count, int blocks_per_sm, std::uint64_t vectors, int threads_per_block);

@@ -22,9 +22,12 @@ namespace {
 constexpr std::uint64_t kHostSeed = 0x686f7374;    // "host"
 constexpr std::uint64_t kDeviceSeed = 0x64657631;  // "dev1"
 constexpr int kThreads = 256;
-// A spin kernel gives up after about a second at 2 GHz, so a host that never releases it (an
-// exception between enqueue and release) cannot hang the GPU.
-constexpr long long kSpinTimeoutCycles = 2'000'000'000LL;
+// A spin kernel gives up after a second, so a host that never releases it (an exception between
+// enqueue and release) cannot hang the GPU. Measured on %globaltimer, nanoseconds of one clock
+// for the whole GPU: clock64() counts one SM's cycles at whatever clock it runs, and a kernel
+// preempted by time-slicing may resume on another SM whose counter differs, so a cycle
+// deadline could fire at once or far too late.
+constexpr unsigned long long kSpinTimeoutNs = 1'000'000'000ULL;
 
 // Pinned memory every GPU maps: [0] the release flag, [1] set by a spin kernel that timed out.
 volatile int* hold_flags() {
@@ -43,10 +46,16 @@ volatile int* hold_flags() {
   return flags;
 }
 
-__global__ void spin_kernel(volatile int* flags, long long timeout_cycles) {
-  const long long start = clock64();
+__device__ unsigned long long globaltimer_ns() {
+  unsigned long long ns;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+  return ns;
+}
+
+__global__ void spin_kernel(volatile int* flags, unsigned long long timeout_ns) {
+  const unsigned long long start = globaltimer_ns();
   while (flags[0] == 0) {
-    if (clock64() - start > timeout_cycles) {
+    if (globaltimer_ns() - start > timeout_ns) {
       flags[1] = 1;
       return;
     }
@@ -214,7 +223,7 @@ void PcieCopier::enqueue(const CopyKind& kind, std::uint64_t bytes, int copies, 
   if (hold && !pageable_) {
     hold_flags()[0] = 0;
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    spin_kernel<<<1, 1, 0, first>>>(hold_flags(), kSpinTimeoutCycles);
+    spin_kernel<<<1, 1, 0, first>>>(hold_flags(), kSpinTimeoutNs);
     PIPECHECK_CUDA(cudaGetLastError(), dev);
   }
   PIPECHECK_CUDA(cudaEventRecord(event_of(start_), first), dev);

@@ -134,7 +134,8 @@ CeilingResult vendor_compute(const GpuInfo& gpu, Dtype dtype) {
 }
 
 // Payload bits per transferred bit of a PCIe speed: 8b/10b (Gen1-2), 128b/130b (Gen3-5), and
-// for Gen6 FLIT mode 242 of every 256 bytes (TLP + DLP bytes of a flit; CRC and FEC excluded).
+// for Gen6 FLIT mode 236 of every 256 bytes: a flit carries 236 TLP bytes, 6 DLP bytes, 8 CRC
+// and 6 FEC bytes (the PCIe 6.0 FLIT layout; REFERENCE.md).
 struct Encoding {
   int payload;
   int total;
@@ -145,7 +146,7 @@ std::optional<Encoding> pcie_encoding(double gts) {
   if (!generation) return std::nullopt;
   if (*generation <= 2) return Encoding{8, 10, ""};
   if (*generation <= 5) return Encoding{128, 130, ""};
-  return Encoding{242, 256, ", Gen6 FLIT mode: 242/256 payload per flit"};
+  return Encoding{236, 256, ", Gen6 FLIT mode: 236/256 TLP bytes per flit"};
 }
 
 }  // namespace
@@ -254,7 +255,7 @@ CeilingResult nvlink_ceiling(const GpuInfo& gpu) {
     return CeilingResult::unknown("unknown: NVLink generation not reported and not known for " +
                                   sm_label(gpu.cc_major, gpu.cc_minor));
   }
-  const NvlinkGeneration* generation = find_nvlink_generation(*version);
+  const NvlinkGeneration* generation = find_nvlink_rate(*version, gpu.cc_major, gpu.cc_minor);
   if (!generation) {
     return CeilingResult::unknown("unknown: NVLink version " + std::to_string(*version) +
                                   " not in the per-link rate table");
@@ -263,6 +264,7 @@ CeilingResult nvlink_ceiling(const GpuInfo& gpu) {
   std::string derivation = format_gbps(value) + " GB/s = " + std::to_string(gpu.nvlink.active_links) +
                            " active links x " + format_plain(generation->gbps_per_link_per_direction) +
                            " GB/s per link per direction (NVLink" + std::to_string(*version) +
+                           (generation != find_nvlink_generation(*version) ? std::string(" of ") + generation->gpu : "") +
                            ", generation " + version_source;
   if (version_source[0] == 'f') derivation += " " + sm_label(gpu.cc_major, gpu.cc_minor);
   derivation += ")";

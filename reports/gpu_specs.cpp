@@ -102,8 +102,9 @@ constexpr std::array<VendorSpec, 16> kVendorSpecs{{
     // NVIDIA V100 datasheet (SXM2, 300 W).
     {"V100 SXM2", 80, 1530, 7.8, 15.7, 0, 125, 0, 0, 0, 900, "HBM2",
      "NVIDIA V100 Tensor Core GPU datasheet"},
-    // NVIDIA V100 datasheet (PCIe, 250 W).
-    {"V100 PCIe", 80, 1380, 7.0, 14.0, 0, 112, 0, 0, 0, 900, "HBM2",
+    // NVIDIA V100 datasheet (PCIe, 250 W): 112 TF tensor = 80 SMs x ~1370 MHz x 1024 (so are
+    // 14 TF FP32 = x 128 and 7 TF FP64 = x 64); its 1380 MHz boost would give 113.
+    {"V100 PCIe", 80, 1370, 7.0, 14.0, 0, 112, 0, 0, 0, 900, "HBM2",
      "NVIDIA V100 Tensor Core GPU datasheet"},
     // NVIDIA A100 datasheet: FP64 is the tensor-core figure (cuBLAS DGEMM runs there).
     {"A100 SXM 40GB", 108, 1410, 19.5, 19.5, 156, 312, 312, 0, 624, 1555, "HBM2",
@@ -117,8 +118,9 @@ constexpr std::array<VendorSpec, 16> kVendorSpecs{{
     // H100 whitepaper (dense, tensor peaks at 1830 MHz); 3.35 TB/s from the H100 datasheet.
     {"H100 SXM", 132, 1830, 66.9, 66.9, 494.7, 989.4, 989.4, 1978.9, 1978.9, 3350, "HBM3",
      "NVIDIA H100 Tensor Core GPU Architecture whitepaper; H100 datasheet"},
-    // H100 whitepaper (PCIe figures; tensor clock not stated); 2 TB/s from the H100 datasheet.
-    {"H100 PCIe", 114, 0, 51.2, 51.2, 378, 756, 756, 1513, 1513, 2000, "HBM2e",
+    // H100 whitepaper table 3 (PCIe figures, GPU boost clock for tensor math 1620 MHz: BF16
+    // 756.4 TF = 114 SMs x 1620 MHz x 4096); 2 TB/s from the H100 datasheet.
+    {"H100 PCIe", 114, 1620, 51.2, 51.2, 378, 756, 756, 1513, 1513, 2000, "HBM2e",
      "NVIDIA H100 Tensor Core GPU Architecture whitepaper; H100 datasheet"},
     // H100 datasheet, H100 NVL column (per GPU, sparse halved).
     {"H100 NVL", 132, 0, 60, 60, 417.5, 835.5, 835.5, 1670.5, 1670.5, 3900, "HBM3",
@@ -129,10 +131,11 @@ constexpr std::array<VendorSpec, 16> kVendorSpecs{{
     // H200 datasheet, H200 NVL column (sparse halved).
     {"H200 NVL", 132, 0, 60, 60, 417.5, 835.5, 835.5, 1670.5, 1670.5, 4800, "HBM3e",
      "NVIDIA H200 Tensor Core GPU datasheet"},
-    // HGX B200 datasheet per GPU (sparse halved); 8 TB/s for the 192 GB B200 (the HGX sheet's
-    // 180 GB boards quote 7.7 TB/s).
-    {"B200", 148, 0, 37, 75, 1100, 2250, 2250, 4500, 4500, 8000, "HBM3e",
-     "NVIDIA HGX B200 datasheet; NVIDIA Blackwell datasheet"},
+    // One sheet, the HGX B200 datasheet, per GPU (its 8-GPU figures / 8, sparse halved): BF16
+    // 2250 TF, FP8 4500, TF32 1100, FP32 75, FP64 37, and 7.7 TB/s of HBM3e on its 180 GB boards
+    // (the early 192 GB sheet's 8 TB/s belongs to other boards and other compute figures).
+    {"B200", 148, 0, 37, 75, 1100, 2250, 2250, 4500, 4500, 7700, "HBM3e",
+     "NVIDIA HGX B200 datasheet (per GPU)"},
     // L40S datasheet (dense column); no FP64 figure on the sheet. Its BF16 362.05 sits a little
     // below 142 x 2520 MHz x 1024 = 366.4 while FP32 and FP8 match 2520 MHz: kept as printed.
     {"L40S", 142, 2520, 0, 91.6, 183, 362.05, 362.05, 733, 733, 864, "GDDR6",
@@ -155,6 +158,11 @@ constexpr std::array<NvlinkGeneration, 5> kNvlinkGenerations{{
     {4, 25, 18, "H100/H200", "NVIDIA H100 whitepaper (900 GB/s bidirectional over 18 links)"},
     {5, 50, 18, "B200", "NVIDIA Blackwell datasheet (1.8 TB/s bidirectional over 18 links)"},
 }};
+// GA102 boards (A40, RTX A6000, RTX 3090) have third-generation NVLink, but four x4 links at
+// 14.0625 GB/s per link per direction (GA102 whitepaper: 112.5 GB/s bidirectional over 4
+// links), not the A100's 25 GB/s links.
+constexpr NvlinkGeneration kGa102Nvlink{3, 14.0625, 4, "GA102 (A40, RTX A6000, RTX 3090)",
+                                        "NVIDIA Ampere GA102 GPU Architecture whitepaper (112.5 GB/s bidirectional over 4 links)"};
 
 std::string upper(std::string_view text) {
   std::string out(text);
@@ -323,10 +331,15 @@ const NvlinkGeneration* find_nvlink_generation(int version) {
   return nullptr;
 }
 
+const NvlinkGeneration* find_nvlink_rate(int version, int cc_major, int cc_minor) {
+  if (version == 3 && cc_major == 8 && cc_minor == 6) return &kGa102Nvlink;
+  return find_nvlink_generation(version);
+}
+
 std::optional<int> nvlink_version_of_cc(int cc_major, int cc_minor) {
   if (cc_major == 6 && cc_minor == 0) return 1;
   if (cc_major == 7 && cc_minor == 0) return 2;
-  if (cc_major == 8 && cc_minor == 0) return 3;
+  if (cc_major == 8 && (cc_minor == 0 || cc_minor == 6)) return 3;  // A100; GA102 (A40, RTX A6000, RTX 3090)
   if (cc_major == 9 && cc_minor == 0) return 4;
   if (cc_major == 10) return 5;
   return std::nullopt;

@@ -77,6 +77,9 @@ struct NvlinkGeneration {
   const char* source = "";
 };
 const NvlinkGeneration* find_nvlink_generation(int version);
+// The per-link rate of a GPU's NVLink: its generation's, except GA102 boards (cc 8.6), whose
+// third-generation links run at 14.0625 GB/s per direction, not the A100's 25.
+const NvlinkGeneration* find_nvlink_rate(int version, int cc_major, int cc_minor);
 // The generation a compute capability ships with: 7.0 -> 2, 8.0 -> 3, 9.0 -> 4, 10.x -> 5.
 std::optional<int> nvlink_version_of_cc(int cc_major, int cc_minor);
 

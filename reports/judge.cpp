@@ -96,6 +96,9 @@ std::uint64_t bytes_param(const Measurement& m) {
 // Small messages are latency-bound by nature (nccl-tests' busbw climbs with size), so a sweep is
 // judged at its largest size, per collective, dtype and job shape.
 StageChecks comm_checks(const Measurement& m, const Context& context) {
+  if (param(m, "ranks") == "1") {
+    return not_judged("one rank: NCCL's path and its data check only; its bus bandwidth is 0 by the formula");
+  }
   std::uint64_t largest = 0;
   for (const auto& other : context.siblings) {
     if (other.stage != m.stage) continue;

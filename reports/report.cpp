@@ -172,6 +172,7 @@ std::vector<const GpuInfo*> comm_gpus(const Measurement& m, const Inventory& inv
 // Bus bandwidth against NVLink when every pair of the job's GPUs shares it, else PCIe, and
 // across nodes the network (reports/ceilings collective_ceiling); the derivation says which bounds.
 CeilingResult comm_ceiling(const Measurement& m, const Inventory& inventory, const Siblings&) {
+  if (param(m, "ranks") == "1") return CeilingResult::unknown("none: one rank moves nothing between GPUs");
   std::string missing;
   const std::vector<const GpuInfo*> gpus = comm_gpus(m, inventory, missing);
   if (!missing.empty()) return CeilingResult::unknown("unknown: GPU " + missing + " is not in the inventory");

@@ -2,11 +2,13 @@
 # Our GPU probes beside PyTorch on the same card and shapes (issue 4's targets): bf16 matmul and
 # fp8 _scaled_mm, device-to-device copy, pinned and pageable H2D; prints each pair and the ratio.
 # Usage on the GPU machine, after building:  bash scripts/compare-gpu.sh [BIN_DIR]
-#   SHAPES="8192x8192x8192 4096x4096x4096"  REPS=5  GPU=0  OUT=/tmp/x   (environment, optional)
+#   SHAPES="8192x8192x8192 4096x4096x4096"  DTYPES=bf16,fp8  REPS=5  GPU=0  OUT=/tmp/x
+#   (environment, optional; scripts/gpu-check.sh runs it with DTYPES=bf16 REPS=3)
 # Without PyTorch it prints our figures and says why torch's are missing; it still exits 0.
 set -uo pipefail
 BIN=${1:-${PIPECHECK_BIN:-build-gpu/bin}}
 SHAPES=${SHAPES:-8192x8192x8192}
+DTYPES=${DTYPES:-bf16,fp8}
 REPS=${REPS:-5}
 GPU=${GPU:-0}
 OUT=${OUT:-/tmp/pipecheck-compare}
@@ -22,8 +24,8 @@ done
 common=(--gpus "$GPU" --benchmark_format=json --benchmark_repetitions="$REPS" --benchmark_min_time=0.2)
 shape_args=()
 for s in $SHAPES; do shape_args+=(--shape "$s"); done
-echo "== pipecheck-gemm bf16,fp8 ($SHAPES)"
-"$BIN/pipecheck-gemm" "${common[@]}" --dtype bf16,fp8 "${shape_args[@]}" >"$OUT/gemm.json" 2>"$OUT/gemm.err" ||
+echo "== pipecheck-gemm $DTYPES ($SHAPES)"
+"$BIN/pipecheck-gemm" "${common[@]}" --dtype "$DTYPES" "${shape_args[@]}" >"$OUT/gemm.json" 2>"$OUT/gemm.err" ||
   echo "pipecheck-gemm failed: $(tail -1 "$OUT/gemm.err")"
 echo "== pipecheck-hbm copy, triad, d2d_memcpy"
 "$BIN/pipecheck-hbm" "${common[@]}" --benchmark_filter='hbm/(copy|triad|d2d_memcpy)/' \
@@ -32,10 +34,11 @@ echo "== pipecheck-pcie h2d pinned/pageable 256 MiB"
 "$BIN/pipecheck-pcie" "${common[@]}" --benchmark_filter='pcie/h2d/(pinned|pageable)/ce/268435456/local/' \
   >"$OUT/pcie.json" 2>"$OUT/pcie.err" || echo "pipecheck-pcie failed: $(tail -1 "$OUT/pcie.err")"
 
-OUT="$OUT" SHAPES="$SHAPES" REPS="$REPS" GPU="$GPU" python3 - <<'EOF'
+OUT="$OUT" SHAPES="$SHAPES" DTYPES="$DTYPES" REPS="$REPS" GPU="$GPU" python3 - <<'EOF'
 import json, os, statistics, sys
 
 out, shapes, reps, gpu = os.environ["OUT"], os.environ["SHAPES"].split(), int(os.environ["REPS"]), int(os.environ["GPU"])
+dtypes = os.environ["DTYPES"].split(",")
 
 def ours(name):
     """Median over repetitions of each case's rate, by measurement key (no /manual_time)."""
@@ -106,16 +109,18 @@ for s in shapes:
         b = torch.randn(k, n, device=dev, dtype=torch.bfloat16)
         t_bf16 = flop / timed(lambda: torch.matmul(a, b))
         try:
-            a8 = (torch.rand(m, k, device=dev) * 2 - 1).to(torch.float8_e4m3fn)
-            b8 = (torch.rand(n, k, device=dev) * 2 - 1).to(torch.float8_e4m3fn).t()  # column-major B
-            one = torch.tensor(1.0, device=dev)
-            t_fp8 = flop / timed(lambda: torch._scaled_mm(a8, b8, scale_a=one, scale_b=one,
-                                                          out_dtype=torch.bfloat16))
+            if "fp8" in dtypes:
+                a8 = (torch.rand(m, k, device=dev) * 2 - 1).to(torch.float8_e4m3fn)
+                b8 = (torch.rand(n, k, device=dev) * 2 - 1).to(torch.float8_e4m3fn).t()  # column-major B
+                one = torch.tensor(1.0, device=dev)
+                t_fp8 = flop / timed(lambda: torch._scaled_mm(a8, b8, scale_a=one, scale_b=one,
+                                                              out_dtype=torch.bfloat16))
         except Exception as e:
             print(f"  torch._scaled_mm {s}: {type(e).__name__}: {e}")
         del a, b
     rows.append((f"GEMM bf16 {s}", gemm.get(f"gemm/bf16/{s}/gpu{gpu}"), t_bf16, "TFLOP/s", 1e12))
-    rows.append((f"GEMM fp8 {s}", gemm.get(f"gemm/fp8/{s}/gpu{gpu}"), t_fp8, "TFLOP/s", 1e12))
+    if "fp8" in dtypes:
+        rows.append((f"GEMM fp8 {s}", gemm.get(f"gemm/fp8/{s}/gpu{gpu}"), t_fp8, "TFLOP/s", 1e12))
 
 t_d2d = t_pinned = t_pageable = None
 if torch is not None:

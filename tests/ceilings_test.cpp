@@ -220,8 +220,8 @@ TEST(CeilingPcie, DowntrainedLinkUsesCurrentAndNamesItsMax) {
 
 TEST(CeilingPcie, Gen6UsesFlitEfficiencyAndSaysSo) {
   const auto c = pcie_link_ceiling(link(64, 16, 64, 16));
-  EXPECT_NEAR(value_of(c), 121.0, 0.01);  // 64 x 16 x 242/256 / 8
-  EXPECT_TRUE(contains(c.ceiling->derivation, "242/256"));
+  EXPECT_NEAR(value_of(c), 118.0, 0.01);  // 64 x 16 x 236/256 / 8: TLP bytes only (6 DLP + 8 CRC + 6 FEC)
+  EXPECT_TRUE(contains(c.ceiling->derivation, "236/256"));
   EXPECT_TRUE(contains(c.ceiling->derivation, "FLIT"));
 }
 
@@ -262,10 +262,25 @@ TEST(CeilingNvlink, NoActiveLinksOrUnknownGenerationIsUnknown) {
   GpuInfo gpu = h100_sxm();
   EXPECT_FALSE(nvlink_ceiling(gpu).ceiling);
   EXPECT_EQ(nvlink_ceiling(gpu).unknown_reason, "no active NVLink");
+  GpuInfo ada = make_gpu("NVIDIA L40S", 8, 9, 142, 2520);
+  ada.nvlink.active_links = 4;
+  EXPECT_FALSE(nvlink_ceiling(ada).ceiling);
+  EXPECT_TRUE(contains(nvlink_ceiling(ada).unknown_reason, "generation"));
+}
+
+TEST(CeilingNvlink, Ga102LinksAreNotA100Links) {
+  // A40, RTX A6000, RTX 3090: NVLink 3 by generation, but 14.0625 GB/s per link per direction.
   GpuInfo ga102 = make_gpu("NVIDIA RTX A6000", 8, 6, 84, 1800);
   ga102.nvlink.active_links = 4;
-  EXPECT_FALSE(nvlink_ceiling(ga102).ceiling);
-  EXPECT_TRUE(contains(nvlink_ceiling(ga102).unknown_reason, "generation"));
+  const auto c = nvlink_ceiling(ga102);
+  EXPECT_NEAR(value_of(c), 56.25, 1e-9);
+  EXPECT_TRUE(contains(c.ceiling->derivation, "4 active links x 14.0625 GB/s per link per direction")) << c.ceiling->derivation;
+  ga102.nvlink.version = 3;  // as NVML reports it
+  EXPECT_NEAR(value_of(nvlink_ceiling(ga102)), 56.25, 1e-9);
+  GpuInfo a100 = make_gpu("NVIDIA A100-SXM4-80GB", 8, 0, 108, 1410);
+  a100.nvlink.active_links = 12;
+  a100.nvlink.version = 3;
+  EXPECT_NEAR(value_of(nvlink_ceiling(a100)), 300, 1e-9);
 }
 
 TEST(CeilingDisk, SataLinkIs8b10b) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "comm/comm_data.hpp"
 #include "core/benchmark_json.hpp"
 
 namespace pipecheck {
@@ -71,10 +72,43 @@ TEST(CommCases, ParamsCarryWhatTheReportAndACompareNeed) {
   EXPECT_EQ(params.at("wrong"), "0");
   EXPECT_EQ(params.at("nccl_version"), "2.28.3");
   EXPECT_EQ(params.at("nccl_env"), "NCCL_ALGO=Ring");
+  EXPECT_EQ(params.at("figure"), "busbw");
   const CommJobLabel one_node{2, 1, "single_process", "", "", "none", 20};
   EXPECT_EQ(comm_case_params(cases[0], one_node, "no", 3).at("what"), "all_reduce float, 2 GPUs, 1 MiB");
   // Every value survives the label encoding (no ';').
   for (const auto& [key, value] : params) EXPECT_EQ(value.find(';'), std::string::npos) << key;
+}
+
+// One rank (nccl-tests' -g 1): the collectives still run and are checked; busbw is 0 by the
+// formula except broadcast's, so the figure is algbw, and the what says the report leaves it be.
+TEST(CommCases, OneRankCarriesAlgbwAndSaysSo) {
+  const auto options = options_for({Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter,
+                                    Collective::broadcast},
+                                   {CommDtype::float32});
+  const auto cases = comm_cases(options, {1ULL << 20}, 1);
+  ASSERT_EQ(cases.size(), 4u);
+  for (const CommCase& c : cases) {
+    EXPECT_EQ(c.counts.bytes, 1ULL << 20) << collective_info(c.collective).name;  // the whole array, one block
+    EXPECT_EQ(c.counts.send_count, c.counts.recv_count) << collective_info(c.collective).name;
+  }
+  EXPECT_EQ(bus_factor(Collective::all_reduce, 1), 0);
+  EXPECT_EQ(bus_factor(Collective::all_gather, 1), 0);
+  EXPECT_EQ(bus_factor(Collective::broadcast, 1), 1);
+  const CommJobLabel one{1, 1, "single_process", "0000:17:00.0", "2.28.3", "none", 20};
+  const auto params = comm_case_params(cases[0], one, "yes", 0);
+  EXPECT_EQ(params.at("figure"), "algbw");
+  EXPECT_EQ(params.at("bus_factor"), "0");
+  EXPECT_EQ(params.at("what"), "all_reduce float, 1 GPU (one rank: algbw, not judged), 1 MiB");
+  EXPECT_STREQ(comm_figure(1), "algbw");
+  EXPECT_STREQ(comm_figure(2), "busbw");
+  // The data check still means something on one rank: each output must be the rank's own input.
+  for (const CommCase& c : cases) {
+    for (const std::uint64_t i : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{77}, c.counts.recv_count - 1}) {
+      EXPECT_EQ(comm_expected(c.collective, 0, 1, c.counts, i),
+                static_cast<std::uint64_t>(comm_input(0, i, comm_modulus(1))))
+          << collective_info(c.collective).name << " element " << i;
+    }
+  }
 }
 
 }  // namespace

@@ -176,6 +176,10 @@ TEST(CommCeiling, ReportRuleTakesTheJobsGpusAndNodes) {
   EXPECT_TRUE(starts_with(ceiling_for(bus_bandwidth({}), inventory).ceiling->derivation, "PCIe bounds"));
   const auto missing = ceiling_for(bus_bandwidth({{"gpu_bdfs", "0000:17:00.0,0000:99:00.0"}}), inventory);
   EXPECT_EQ(missing.unknown_reason, "unknown: GPU 0000:99:00.0 is not in the inventory");
+  // One rank (pipecheck-nccl -g 1) crosses no link: no ceiling, rather than the GPU's NVLink.
+  const auto one = ceiling_for(bus_bandwidth({{"gpu_bdfs", "0000:17:00.0"}, {"ranks", "1"}}), inventory);
+  EXPECT_FALSE(one.ceiling);
+  EXPECT_EQ(one.unknown_reason, "none: one rank moves nothing between GPUs");
 }
 
 }  // namespace

@@ -38,11 +38,15 @@ TEST(CommJob, RankFactsTravelAsOneLine) {
   EXPECT_THROW(decode_rank_facts("h\tx\t\t\t0\t"), RunError);
 }
 
-TEST(CommJob, SingleProcessNeedsTwoGpus) {
+TEST(CommJob, SingleProcessRunsOnOneGpuOrMore) {
   const JobPlan none = plan_single_process({}, "h", "no CUDA device");
-  EXPECT_EQ(none.skip_reason, "needs 2 or more GPUs (found 0: no CUDA device)");
+  EXPECT_EQ(none.skip_reason, "needs a GPU (found 0: no CUDA device)");
+  // One GPU is a one-rank job (nccl-tests' -g 1), not a skip.
   const JobPlan one = plan_single_process({target(0, "0000:17:00.0")}, "h", "");
-  EXPECT_EQ(one.skip_reason, "needs 2 or more GPUs (found 1)");
+  EXPECT_EQ(one.skip_reason, "");
+  ASSERT_EQ(one.gpus.size(), 1u);
+  EXPECT_EQ(one.gpus[0].rank, 0);
+  EXPECT_EQ(one.nodes, 1);
   const JobPlan two = plan_single_process({target(0, "0000:17:00.0"), target(1, "0000:18:00.0", 40 * kGiB)}, "h", "");
   EXPECT_EQ(two.skip_reason, "");
   EXPECT_FALSE(two.mpi);

@@ -1,5 +1,5 @@
-// pipecheck-nccl end to end: a short sweep whose data checks must pass on 2+ GPUs, or its
-// "skipped: needs 2 or more GPUs" exit 0 elsewhere; a bad flag; and the MPI launch path with
+// pipecheck-nccl end to end: a short sweep whose data checks must pass on any GPU (one GPU is a
+// one-rank job), or its "skipped: needs a GPU" exit 0 elsewhere; a bad flag; and the MPI launch path with
 // `mpirun -np 2` on this machine (rank 0 alone speaks), skipped when mpirun cannot start here.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "comm/comm_runner.hpp"
@@ -87,13 +89,48 @@ TEST(CommProbe, RunsAndVerifiesOrSkipsWithReason) {
     EXPECT_NE(r.err.find("skipped: built without NCCL"), std::string::npos) << r.err;
     return;
   }
-  if (cuda_gpus() < 2) {
-    EXPECT_NE(r.err.find("skipped: needs 2 or more GPUs (found " + std::to_string(cuda_gpus())), std::string::npos)
-        << r.err;
+  if (cuda_gpus() == 0) {
+    EXPECT_NE(r.err.find("skipped: needs a GPU (found 0"), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("\"benchmarks\""), std::string::npos);
     return;
   }
+  expect_verified_results(r);  // one GPU: a one-rank job, checked all the same
+}
+
+// -g 1, as nccl-tests runs on one GPU: every collective on one rank with its data check; busbw
+// is 0 by the formula (broadcast aside), algbw is the figure, and the probe says why.
+TEST(CommProbe, OneGpuRunsEveryCollectiveOnOneRank) {
+  if (!fs::exists(probe())) GTEST_SKIP() << "pipecheck-nccl not built";
+  std::vector<std::string> argv = {probe(), "-g", "1"};
+  argv.insert(argv.end(), kShortSweep.begin(), kShortSweep.end());
+  const ProbeRun r = run(argv);
+  ASSERT_TRUE(r.process.ok()) << r.process.describe() << "\n" << r.err;
+  if (!comm_not_built_reason().empty()) {
+    EXPECT_NE(r.err.find("skipped: built without NCCL"), std::string::npos) << r.err;
+    return;
+  }
+  if (cuda_gpus() == 0) {
+    EXPECT_NE(r.err.find("skipped: needs a GPU (found 0"), std::string::npos) << r.err;
+    return;
+  }
   expect_verified_results(r);
+  EXPECT_NE(r.err.find("one rank (nccl-tests -g 1)"), std::string::npos) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(doc["context"].contains("comm_one_rank"));
+  std::set<std::string> collectives;
+  for (const auto& b : doc["benchmarks"]) {
+    const std::string name = b["name"];
+    EXPECT_NE(name.find("/ranks:1/"), std::string::npos) << name;
+    collectives.insert(name.substr(5, name.find('/', 5) - 5));
+    const double busbw = b["busbw_GBps"];
+    const double algbw = b["algbw_GBps"];
+    EXPECT_GT(algbw, 0) << name;
+    if (name.find("/broadcast/") == std::string::npos) {
+      EXPECT_EQ(busbw, 0) << name;
+    }
+    EXPECT_NEAR(b["bytes_per_second"].get<double>() / 1e9, algbw, algbw * 0.01 + 1e-9) << name;
+  }
+  EXPECT_EQ(collectives, (std::set<std::string>{"all_reduce", "all_gather", "reduce_scatter", "broadcast"}));
 }
 
 TEST(CommProbe, BadFlagIsAUsageError) {

@@ -101,6 +101,28 @@ TEST(GemmShapes, RotationKeepsInputsBeyondL2) {
   EXPECT_EQ(rotation_sets({2048, 2048, 2048}, GemmDtype::bf16, l2, 0), 1);
 }
 
+TEST(GemmShapes, InputSetsStartOn256ByteBoundaries) {
+  EXPECT_EQ(padded_operand_bytes(15, 2), 256u);
+  EXPECT_EQ(padded_operand_bytes(128, 2), 256u);
+  EXPECT_EQ(padded_operand_bytes(129, 2), 512u);
+  EXPECT_EQ(padded_operand_bytes(8192ULL * 8192, 2), 8192ULL * 8192 * 2);  // already aligned: no padding
+  // A user's odd shape: A is 1000 x 999 fp8 (999000 bytes); every set's A and B still starts
+  // 256-aligned, as cudaMalloc's first set does.
+  const GemmShape odd{1000, 1001, 999};
+  for (GemmDtype dtype : {GemmDtype::fp8, GemmDtype::bf16, GemmDtype::fp32, GemmDtype::int8}) {
+    const int bytes = input_element_bytes(dtype);
+    const std::uint64_t a = padded_operand_bytes(static_cast<std::uint64_t>(odd.m * odd.k), bytes);
+    const std::uint64_t b = padded_operand_bytes(static_cast<std::uint64_t>(odd.k * odd.n), bytes);
+    for (std::uint64_t set = 0; set < 16; ++set) {
+      EXPECT_EQ(set * a % kGemmOperandAlignment, 0u) << dtype_name(dtype);
+      EXPECT_EQ(set * b % kGemmOperandAlignment, 0u) << dtype_name(dtype);
+    }
+    EXPECT_GE(a, static_cast<std::uint64_t>(odd.m * odd.k * bytes));
+    EXPECT_LT(a, static_cast<std::uint64_t>(odd.m * odd.k * bytes) + kGemmOperandAlignment);
+    EXPECT_EQ(input_set_bytes(odd, dtype), a + b);  // rotation and memory budget count the padding
+  }
+}
+
 TEST(GemmShapes, CallsPerIterationBatchesSmallShapes) {
   EXPECT_EQ(calls_per_iteration(0.0014, 0.02), 15);
   EXPECT_EQ(calls_per_iteration(0.05, 0.02), 1);

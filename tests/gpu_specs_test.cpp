@@ -134,6 +134,8 @@ TEST(GpuSpecTable, VendorFiguresAgreeWithRateTable) {
       {"Tesla V100-SXM2-16GB", 7, 0, Dtype::fp16},  {"NVIDIA L40S", 8, 9, Dtype::fp8},
       {"NVIDIA L4", 8, 9, Dtype::bf16},             {"NVIDIA GeForce RTX 4090", 8, 9, Dtype::bf16},
       {"NVIDIA GeForce RTX 4090", 8, 9, Dtype::fp8}, {"NVIDIA A10", 8, 6, Dtype::tf32},
+      {"NVIDIA H100 PCIe", 9, 0, Dtype::bf16},      {"NVIDIA H100 PCIe", 9, 0, Dtype::fp8},
+      {"Tesla V100-PCIE-16GB", 7, 0, Dtype::fp16},
   };
   for (const Check& c : checks) {
     const VendorSpec* spec = match_vendor_spec(c.name);
@@ -143,7 +145,7 @@ TEST(GpuSpecTable, VendorFiguresAgreeWithRateTable) {
     ASSERT_TRUE(rate.per_clk_sm) << c.name;
     const double derived = double(spec->sm_count) * spec->tensor_clock_mhz * *rate.per_clk_sm / 1e6;
     const double published = vendor_figure(*spec, c.dtype);
-    EXPECT_NEAR(derived / published, 1.0, 0.01) << c.name << " " << to_string(c.dtype);
+    EXPECT_NEAR(derived / published, 1.0, 0.005) << c.name << " " << to_string(c.dtype);  // all within 0.3%
   }
 }
 
@@ -156,6 +158,9 @@ TEST(GpuSpecTable, VendorRowsAreComplete) {
   }
   EXPECT_DOUBLE_EQ(match_vendor_spec("NVIDIA H200")->memory_gbps, 4800);
   EXPECT_DOUBLE_EQ(match_vendor_spec("NVIDIA A100-SXM4-80GB")->memory_gbps, 2039);
+  // B200: one sheet (HGX B200, 180 GB boards) for compute and bandwidth alike.
+  EXPECT_DOUBLE_EQ(match_vendor_spec("NVIDIA B200")->memory_gbps, 7700);
+  EXPECT_DOUBLE_EQ(vendor_figure(*match_vendor_spec("NVIDIA B200"), Dtype::bf16), 2250);
   EXPECT_DOUBLE_EQ(vendor_figure(*match_vendor_spec("NVIDIA A100-SXM4-80GB"), Dtype::fp8), 0);
 }
 
@@ -165,7 +170,11 @@ TEST(GpuSpecNvlink, GenerationsAndRates) {
   EXPECT_EQ(nvlink_version_of_cc(9, 0), 4);
   EXPECT_EQ(nvlink_version_of_cc(10, 0), 5);
   EXPECT_EQ(nvlink_version_of_cc(10, 3), 5);
+  EXPECT_EQ(nvlink_version_of_cc(8, 6), 3);
   EXPECT_FALSE(nvlink_version_of_cc(8, 9));
+  EXPECT_DOUBLE_EQ(find_nvlink_rate(3, 8, 6)->gbps_per_link_per_direction, 14.0625);  // GA102
+  EXPECT_DOUBLE_EQ(find_nvlink_rate(3, 8, 6)->gbps_per_link_per_direction * 4 * 2, 112.5);
+  EXPECT_DOUBLE_EQ(find_nvlink_rate(3, 8, 0)->gbps_per_link_per_direction, 25);  // A100
   const NvlinkGeneration* gen4 = find_nvlink_generation(4);
   ASSERT_NE(gen4, nullptr);
   EXPECT_DOUBLE_EQ(gen4->gbps_per_link_per_direction * gen4->links_per_gpu, 450);

@@ -38,6 +38,21 @@ TEST(HbmModel, ArraysBeyondL2AndAtLeastOneGiB) {
   EXPECT_EQ(hbm_array_bytes(ProbeMode::standard, 4 * kMiB, 2 * kGiB) % kHbmVectorBytes, 0u);
 }
 
+TEST(HbmModel, SamplesLastAtLeastTwoMilliseconds) {
+  // A 1 GiB copy on an H200 (~4.3 TB/s, 2 GiB moved): ~0.5 ms a pass, so 4 passes a sample.
+  EXPECT_EQ(hbm_passes_per_sample(0.5), 4);
+  EXPECT_EQ(hbm_passes_per_sample(0.7), 3);   // 2.1 ms
+  EXPECT_EQ(hbm_passes_per_sample(2.0), 1);   // already long enough
+  EXPECT_EQ(hbm_passes_per_sample(40.0), 1);
+  EXPECT_EQ(hbm_passes_per_sample(1e-6), 1000);  // capped
+  EXPECT_EQ(hbm_passes_per_sample(0), 1);        // no sizing: one pass, as before
+  for (double ms : {0.013, 0.25, 0.49, 0.51, 1.3, 1.99}) {
+    const int passes = hbm_passes_per_sample(ms);
+    EXPECT_GE(passes * ms, kHbmSampleTargetMs) << ms;
+    EXPECT_LT((passes - 1) * ms, kHbmSampleTargetMs) << ms;  // no more than needed
+  }
+}
+
 TEST(HbmModel, GridFillsEverySmButNoMoreThanTheWork) {
   EXPECT_EQ(hbm_grid_blocks(132, 8, 1ULL << 27, 256), 132 * 8);
   EXPECT_EQ(hbm_grid_blocks(132, 8, 1000, 256), 4);

@@ -128,6 +128,17 @@ TEST(JudgeMeasurement, CommSweepJudgedAtItsLargestSizeOnly) {
   EXPECT_EQ(judgements[2].verdict, Verdict::fail);  // the largest bf16 size, 4.4%
 }
 
+TEST(JudgeMeasurement, OneRankCommIsNotJudged) {
+  // pipecheck-nccl -g 1: the figure is algbw, with no link between GPUs to hold it against.
+  const auto one = judged_against("comm/all_reduce/float/ranks:1/bytes:1073741824", "comm", 1500, 450,
+                                  {{"collective", "all_reduce"}, {"dtype", "float"}, {"ranks", "1"}, {"nodes", "1"},
+                                   {"bytes", "1073741824"}, {"figure", "algbw"}});
+  const auto judgements = judge_measurements(report_of({one}, "comm"), {}, default_profile());
+  ASSERT_EQ(judgements.size(), 1u);
+  EXPECT_EQ(judgements[0].verdict, Verdict::info);
+  EXPECT_TRUE(contains(judgements[0].explanation, "one rank")) << judgements[0].explanation;
+}
+
 TEST(JudgeMeasurement, DecodeScalingOnlyUpToPhysicalCores) {
   Inventory inventory;
   inventory.cpu.physical_cores = 4;

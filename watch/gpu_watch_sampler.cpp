@@ -13,9 +13,32 @@ namespace {
 constexpr int pcie_tx_bytes = 0;  // NVML_PCIE_UTIL_TX_BYTES: out of the GPU, KB/s over 20 ms
 constexpr int pcie_rx_bytes = 1;  // NVML_PCIE_UTIL_RX_BYTES: into the GPU
 constexpr nvml::Return insufficient_size = 7;  // NVML_ERROR_INSUFFICIENT_SIZE
-constexpr unsigned max_processes = 256;
+constexpr unsigned first_room = 64;            // processes asked for first; more when NVML needs it
+constexpr unsigned most_processes = 1 << 16;
 
 }  // namespace
+
+double nvml_pcie_kbs_to_mbs(unsigned kbs) { return static_cast<double>(kbs) * 1024.0 / 1e6; }
+
+std::optional<std::set<unsigned>> running_process_pids(
+    const std::function<nvml::Return(unsigned* count, NvmlProcessInfo* infos)>& list) {
+  unsigned room = first_room;
+  // Processes may start between the calls: a few tries, each with room for what NVML last needed.
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    std::vector<NvmlProcessInfo> infos(room);
+    unsigned count = room;
+    const nvml::Return rc = list(&count, infos.data());
+    if (rc == insufficient_size && count > room && count <= most_processes) {
+      room = count + 8;
+      continue;
+    }
+    if (rc != nvml::success) return std::nullopt;
+    std::set<unsigned> pids;
+    for (unsigned i = 0; i < std::min(count, room); ++i) pids.insert(infos[i].pid);
+    return pids;
+  }
+  return std::nullopt;
+}
 
 GpuWatchSampler::GpuWatchSampler(const NvmlLibrary* nvml) : nvml_(nvml) {
   if (!nvml) {
@@ -30,10 +53,10 @@ GpuWatchSampler::GpuWatchSampler(const NvmlLibrary* nvml) : nvml_(nvml) {
   }
   telemetry_.emplace(*nvml);
   pcie_throughput_ = nvml->resolve<nvml::Return(nvml::Device, int, unsigned*)>("nvmlDeviceGetPcieThroughput");
-  running_processes_ = nvml->resolve<nvml::Return(nvml::Device, unsigned*, ProcessInfo*)>(
+  running_processes_ = nvml->resolve<nvml::Return(nvml::Device, unsigned*, NvmlProcessInfo*)>(
       "nvmlDeviceGetComputeRunningProcesses_v3");
   if (!running_processes_) {
-    running_processes_ = nvml->resolve<nvml::Return(nvml::Device, unsigned*, ProcessInfo*)>(
+    running_processes_ = nvml->resolve<nvml::Return(nvml::Device, unsigned*, NvmlProcessInfo*)>(
         "nvmlDeviceGetComputeRunningProcesses_v2");
   }
   const NvmlReport report = query_nvml(*nvml);
@@ -82,24 +105,21 @@ GpuWatch GpuWatchSampler::read(const Gpu& gpu) {
   if (NvmlLibrary::call(nvml_->api().device_get_memory_info, gpu.device, &memory) == nvml::success) {
     out.mem_used_mib = static_cast<double>(memory.used) / (1024.0 * 1024.0);
   }
-  unsigned kbs = 0;
-  if (NvmlLibrary::call(pcie_throughput_, gpu.device, pcie_rx_bytes, &kbs) == nvml::success) {
-    out.pcie_rx_mbs = kbs * 1024.0 / 1e6;
+  unsigned rx_kbs = 0;
+  unsigned tx_kbs = 0;
+  if (NvmlLibrary::call(pcie_throughput_, gpu.device, pcie_rx_bytes, &rx_kbs) == nvml::success) {
+    out.pcie_rx_mbs = nvml_pcie_kbs_to_mbs(rx_kbs);
   }
-  if (NvmlLibrary::call(pcie_throughput_, gpu.device, pcie_tx_bytes, &kbs) == nvml::success) {
-    out.pcie_tx_mbs = kbs * 1024.0 / 1e6;
+  if (NvmlLibrary::call(pcie_throughput_, gpu.device, pcie_tx_bytes, &tx_kbs) == nvml::success) {
+    out.pcie_tx_mbs = nvml_pcie_kbs_to_mbs(tx_kbs);
   }
   return out;
 }
 
 std::optional<std::set<unsigned>> GpuWatchSampler::context_pids(const Gpu& gpu) {
-  std::vector<ProcessInfo> infos(max_processes);
-  unsigned count = max_processes;
-  const nvml::Return rc = NvmlLibrary::call(running_processes_, gpu.device, &count, infos.data());
-  if (rc != nvml::success && rc != insufficient_size) return std::nullopt;
-  std::set<unsigned> pids;
-  for (unsigned i = 0; i < std::min(count, max_processes); ++i) pids.insert(infos[i].pid);
-  return pids;
+  return running_process_pids([&](unsigned* count, NvmlProcessInfo* infos) {
+    return NvmlLibrary::call(running_processes_, gpu.device, count, infos);
+  });
 }
 
 std::vector<GpuWatch> GpuWatchSampler::sample(const std::vector<int>& job_pids) {

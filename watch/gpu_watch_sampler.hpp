@@ -4,6 +4,7 @@
 // and the watch goes on with the CPU and disk rules.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -14,6 +15,25 @@
 #include "watch/watch_sample.hpp"
 
 namespace pipecheck {
+
+// nvmlDeviceGetPcieThroughput's reading, in KB/s of 1024 bytes over a 20 ms window (NVML's
+// header; nvidia-smi dmon's rxpci/txpci show it divided by 1024, as MB/s): in MB/s of 1e6 bytes,
+// the unit of GpuWatch::pcie_rx_mbs/pcie_tx_mbs.
+double nvml_pcie_kbs_to_mbs(unsigned kbs);
+
+// nvmlProcessInfo_t, the v2/v3 layout of nvmlDeviceGetComputeRunningProcesses_v2/_v3.
+struct NvmlProcessInfo {
+  unsigned pid;
+  unsigned long long used_gpu_memory;
+  unsigned gpu_instance_id;
+  unsigned compute_instance_id;
+};
+// The pids NVML lists, or nullopt when it cannot list them. `list(count, infos)` is the NVML call;
+// when it answers NVML_ERROR_INSUFFICIENT_SIZE it has filled nothing and set `count` to what it
+// needs, so it is asked again with that much room. Only the `count` entries a successful call
+// filled are read.
+std::optional<std::set<unsigned>> running_process_pids(
+    const std::function<nvml::Return(unsigned* count, NvmlProcessInfo* infos)>& list);
 
 class GpuWatchSampler {
  public:
@@ -34,12 +54,6 @@ class GpuWatchSampler {
   std::vector<GpuWatch> sample(const std::vector<int>& job_pids);
 
  private:
-  struct ProcessInfo {  // nvmlProcessInfo_t (v2/v3 layout)
-    unsigned pid;
-    unsigned long long used_gpu_memory;
-    unsigned gpu_instance_id;
-    unsigned compute_instance_id;
-  };
   struct Gpu {
     int index = -1;
     std::string bus_id;
@@ -57,7 +71,7 @@ class GpuWatchSampler {
   std::string why_;
   std::vector<std::string> notes_;
   nvml::Return (*pcie_throughput_)(nvml::Device, int, unsigned*) = nullptr;
-  nvml::Return (*running_processes_)(nvml::Device, unsigned*, ProcessInfo*) = nullptr;
+  nvml::Return (*running_processes_)(nvml::Device, unsigned*, NvmlProcessInfo*) = nullptr;
 };
 
 }  // namespace pipecheck
