@@ -13,7 +13,7 @@
 # Environment (all optional):
 #   OUT                  where summary.txt and gpu-check.tar.gz go (default ./gpu-check-out)
 #   GPU_CHECK_WORK       the folder everything is collected in (default /tmp/pipecheck-gpu-check)
-#   GPU_CHECK_BUDGET     seconds for the whole run on 16 cores (default 345): a step whose
+#   GPU_CHECK_BUDGET     seconds for the whole run on 16 cores (default 400): a step whose
 #                        estimate no longer fits is skipped ("no time left"), none runs past it
 #   GPU_CHECK_TIME_SCALE multiplies limits, estimates and budget (default 16 / cores, at least 1)
 #   GPU_CHECK_COMMIT     the commit to name in summary.txt (the device machine's copy has no .git)
@@ -34,8 +34,11 @@
 #   run_quick   ~45 s (CPU stages)    ~90 s (GPU stages quick)                   180
 #   nccl_1gpu   -                     ~10 s                                       60
 #   stress      -                     ~35 s (20 s burn + memory test, setup)      90
+#   inject      -                     ~25 s (10 s burn with 5 faults injected)    60
+#   inventory   -                     ~5 s (inventory + nvidia-smi topo -m)       30
+#   watch       -                     ~20 s (watch over a 12 s GEMM job)          60
 #   compare     -                     ~40 s (torch import, 3 reps each)          150
-#   total                             ~5.8 min: budget 345 s, so a rerun fits in the 15 minutes
+#   total                             ~6.6 min: budget 400 s, so a rerun fits in the 15 minutes
 set -uo pipefail
 
 SELF=$(readlink -f "${BASH_SOURCE[0]}")
@@ -61,12 +64,15 @@ STEPS=(
   "run_quick      180       90   gpu    go"
   "nccl_1gpu       60       10   gpu    go"
   "stress          90       35   gpu    go"
+  "inject         60       25   gpu    go"
+  "inventory      30        5   gpu    go"
+  "watch          60       20   gpu    go"
   "compare        150       40   gpu    go"
 )
 
 OUT=${OUT:-./gpu-check-out}
 WORK=${GPU_CHECK_WORK:-/tmp/pipecheck-gpu-check}
-BUDGET=${GPU_CHECK_BUDGET:-345}
+BUDGET=${GPU_CHECK_BUDGET:-400}
 BUILD_DIR=${BUILD_DIR:-build-gpu}
 DEVDEPS=${DEVDEPS:-.devdeps}
 DEPS_PREFIX=${DEPS_PREFIX:-/tmp/pipecheck-deps}
@@ -408,9 +414,68 @@ step_compare() {
   figures "$torch; table below"
 }
 
-# Steps added by later issues go here, each with its row in STEPS, e.g.:
-#   step_inject_faults() { "$BIN/pipecheck" stress --duration 10s --gpus 0 --inject-faults 3 ...; }
-#   step_nvml_topology() { "$BIN/pipecheck" inventory --json >"$WORK/inventory.json"; ... }
+step_inject() {
+  # The verifiers must catch what is planted: 5 results corrupted between compute and check in
+  # the GPU burn and its memory test. Success here is the stress run FAILING (exit 1) with every
+  # injected fault counted as a wrong result or a memory error.
+  "$BIN/pipecheck" stress --duration 10s --gpus 0 --inject-faults 5 --plain --out "$WORK/stress-inject"
+  local rc=$?
+  local verdict
+  verdict=$("${PYTHON:-python3}" - "$WORK/stress-inject/summary.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = (d.get("gpus") or [{}])[0]
+inj, wrong = g.get("injected_faults", 0), g.get("wrong_results", 0)
+minj, merr = g.get("injected_memory_faults", 0), g.get("memory_errors", 0)
+ok = inj > 0 and wrong >= inj and (minj == 0 or merr >= minj)
+print(("caught" if ok else "MISSED") + f": GEMM {wrong} wrong of {inj} injected, memory {merr} errors of {minj} injected; verdict {d.get('verdict')}")
+PY
+)
+  figures "exit $rc; $verdict"
+  ((rc == 1)) || fail_step "stress --inject-faults 5 exited $rc, expected 1: $verdict"
+  [[ "$verdict" == caught* ]] || fail_step "$verdict"
+}
+
+step_inventory() {
+  # The inventory on a real GPU machine: CUDA and NVML facts, the GPU/NIC matrix beside
+  # nvidia-smi topo -m, counts beside lscpu and lstopo.
+  "$BIN/pipecheck" inventory >"$WORK/inventory.txt" || fail_step "pipecheck inventory exited $?"
+  "$BIN/pipecheck" inventory --json >"$WORK/inventory.json" || fail_step "pipecheck inventory --json exited $?"
+  nvidia-smi topo -m >"$WORK/nvidia-smi-topo.txt" 2>&1
+  bash "$REPO/scripts/compare-inventory.sh" "$BIN" >"$WORK/compare-inventory.txt" 2>&1
+  local line
+  line=$("${PYTHON:-python3}" - "$WORK/inventory.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+gpus = d.get("gpus", [])
+g = gpus[0] if gpus else {}
+link = g.get("pcie", {})
+print(f"{len(gpus)} GPU(s); gpu0 {g.get('name', '?')} {g.get('pci_bdf', '?')} numa {g.get('numa_node')}"
+      f" link gen{link.get('current_gen')}x{link.get('current_width')}; verdicts {len(d.get('verdicts', []))}")
+PY
+)
+  figures "$line"
+  grep -c "differs" "$WORK/compare-inventory.txt" | { read -r n; ((n == 0)) || echo "compare-inventory: $n differ"; } | block
+}
+
+step_watch() {
+  # watch's NVML sampling over a real GPU job (a 12 s GEMM run): the GPU rows must fill.
+  "$BIN/pipecheck" watch --quiet --no-baseline --interval 0.5s --out "$WORK/watch" -- \
+    timeout 12 "$BIN/pipecheck-gemm" --dtype bf16 --benchmark_min_time=30 >/dev/null
+  local rc=$?
+  local line
+  line=$("${PYTHON:-python3}" - "$WORK/watch" <<'PY'
+import csv, json, sys
+folder = sys.argv[1]
+rows = [r for r in csv.DictReader(open(folder + "/watch.csv")) if r.get("source") == "gpu"]
+busy = [float(r["util_pct"]) for r in rows if r.get("util_pct") not in (None, "")]
+head = (json.load(open(folder + "/watch.json")).get("verdict") or {}).get("rule", "?")
+print(f"{'ok' if busy and max(busy) > 0 else 'EMPTY'}: {len(rows)} GPU samples, max util {max(busy) if busy else '-'}%; verdict {head}")
+PY
+)
+  figures "exit $rc; $line"
+  [[ "$line" == ok* ]] || fail_step "watch saw no GPU utilization: $line"
+}
 
 # ---------------------------------------------------------------------------------------------
 # The driver: runs the steps, keeps summary.txt and the archive current in OUT.
