@@ -6,16 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/dl_symbol.hpp"
+
 namespace pipecheck {
-
-namespace {
-
-template <typename Fn>
-void bind(void* handle, const char* name, Fn*& into) {
-  into = handle ? reinterpret_cast<Fn*>(dlsym(handle, name)) : nullptr;
-}
-
-}  // namespace
 
 CudaDriverLibrary::CudaDriverLibrary(std::string path) : path_(std::move(path)) {
   // RTLD_LOCAL: the driver's symbols stay out of the global namespace; a probe that links the
@@ -26,21 +19,21 @@ CudaDriverLibrary::CudaDriverLibrary(std::string path) : path_(std::move(path)) 
     error_ = path_ + " not found (no NVIDIA driver): " + (why ? why : "unknown dlopen error");
     return;
   }
-  bind(handle_, "cuInit", api_.init);
-  bind(handle_, "cuDriverGetVersion", api_.driver_get_version);
-  bind(handle_, "cuGetErrorString", api_.get_error_string);
-  bind(handle_, "cuDeviceGetCount", api_.device_get_count);
-  bind(handle_, "cuDeviceGet", api_.device_get);
-  bind(handle_, "cuDeviceGetName", api_.device_get_name);
-  bind(handle_, "cuDeviceTotalMem_v2", api_.device_total_mem);
-  bind(handle_, "cuDeviceGetAttribute", api_.device_get_attribute);
-  bind(handle_, "cuDevicePrimaryCtxRetain", api_.primary_ctx_retain);
-  bind(handle_, "cuDevicePrimaryCtxRelease_v2", api_.primary_ctx_release);
-  bind(handle_, "cuCtxSetCurrent", api_.ctx_set_current);
-  bind(handle_, "cuMemAlloc_v2", api_.mem_alloc);
-  bind(handle_, "cuMemFree_v2", api_.mem_free);
-  bind(handle_, "cuMemsetD32_v2", api_.memset_d32);
-  bind(handle_, "cuMemcpyDtoH_v2", api_.memcpy_dtoh);
+  bind_symbol(handle_, "cuInit", api_.init);
+  bind_symbol(handle_, "cuDriverGetVersion", api_.driver_get_version);
+  bind_symbol(handle_, "cuGetErrorString", api_.get_error_string);
+  bind_symbol(handle_, "cuDeviceGetCount", api_.device_get_count);
+  bind_symbol(handle_, "cuDeviceGet", api_.device_get);
+  bind_symbol(handle_, "cuDeviceGetName", api_.device_get_name);
+  bind_symbol(handle_, "cuDeviceTotalMem_v2", api_.device_total_mem);
+  bind_symbol(handle_, "cuDeviceGetAttribute", api_.device_get_attribute);
+  bind_symbol(handle_, "cuDevicePrimaryCtxRetain", api_.primary_ctx_retain);
+  bind_symbol(handle_, "cuDevicePrimaryCtxRelease_v2", api_.primary_ctx_release);
+  bind_symbol(handle_, "cuCtxSetCurrent", api_.ctx_set_current);
+  bind_symbol(handle_, "cuMemAlloc_v2", api_.mem_alloc);
+  bind_symbol(handle_, "cuMemFree_v2", api_.mem_free);
+  bind_symbol(handle_, "cuMemsetD32_v2", api_.memset_d32);
+  bind_symbol(handle_, "cuMemcpyDtoH_v2", api_.memcpy_dtoh);
 
   const std::pair<const char*, bool> required[] = {
       {"cuInit", api_.init != nullptr},

@@ -5,17 +5,9 @@
 
 #include <utility>
 
+#include "core/dl_symbol.hpp"
+
 namespace pipecheck {
-
-namespace {
-
-// Binds one function pointer of NvmlApi to a symbol, whatever its signature.
-template <typename Fn>
-void bind(void* handle, const char* name, Fn*& into) {
-  into = handle ? reinterpret_cast<Fn*>(dlsym(handle, name)) : nullptr;
-}
-
-}  // namespace
 
 NvmlLibrary::NvmlLibrary(std::string path) : path_(std::move(path)) {
   // RTLD_LOCAL: NVML's symbols must not leak into the global namespace of the probe process.
@@ -25,27 +17,27 @@ NvmlLibrary::NvmlLibrary(std::string path) : path_(std::move(path)) {
     error_ = "NVML: " + path_ + " not found: " + (why ? why : "unknown dlopen error");
     return;
   }
-  bind(handle_, "nvmlInit_v2", api_.init);
-  bind(handle_, "nvmlShutdown", api_.shutdown);
-  bind(handle_, "nvmlErrorString", api_.error_string);
-  bind(handle_, "nvmlSystemGetDriverVersion", api_.system_get_driver_version);
-  bind(handle_, "nvmlSystemGetCudaDriverVersion_v2", api_.system_get_cuda_driver_version);
-  bind(handle_, "nvmlDeviceGetCount_v2", api_.device_get_count);
-  bind(handle_, "nvmlDeviceGetHandleByIndex_v2", api_.device_get_handle_by_index);
-  bind(handle_, "nvmlDeviceGetHandleByPciBusId_v2", api_.device_get_handle_by_pci_bus_id);
-  bind(handle_, "nvmlDeviceGetName", api_.device_get_name);
-  bind(handle_, "nvmlDeviceGetUUID", api_.device_get_uuid);
-  bind(handle_, "nvmlDeviceGetPciInfo_v3", api_.device_get_pci_info);
-  bind(handle_, "nvmlDeviceGetMaxClockInfo", api_.device_get_max_clock_info);
-  bind(handle_, "nvmlDeviceGetCurrPcieLinkGeneration", api_.device_get_curr_pcie_link_generation);
-  bind(handle_, "nvmlDeviceGetCurrPcieLinkWidth", api_.device_get_curr_pcie_link_width);
-  bind(handle_, "nvmlDeviceGetMaxPcieLinkGeneration", api_.device_get_max_pcie_link_generation);
-  bind(handle_, "nvmlDeviceGetMaxPcieLinkWidth", api_.device_get_max_pcie_link_width);
-  bind(handle_, "nvmlDeviceGetEnforcedPowerLimit", api_.device_get_enforced_power_limit);
-  bind(handle_, "nvmlDeviceGetMemoryBusWidth", api_.device_get_memory_bus_width);
-  bind(handle_, "nvmlDeviceGetNvLinkState", api_.device_get_nvlink_state);
-  bind(handle_, "nvmlDeviceGetNvLinkVersion", api_.device_get_nvlink_version);
-  bind(handle_, "nvmlDeviceGetMemoryInfo", api_.device_get_memory_info);
+  bind_symbol(handle_, "nvmlInit_v2", api_.init);
+  bind_symbol(handle_, "nvmlShutdown", api_.shutdown);
+  bind_symbol(handle_, "nvmlErrorString", api_.error_string);
+  bind_symbol(handle_, "nvmlSystemGetDriverVersion", api_.system_get_driver_version);
+  bind_symbol(handle_, "nvmlSystemGetCudaDriverVersion_v2", api_.system_get_cuda_driver_version);
+  bind_symbol(handle_, "nvmlDeviceGetCount_v2", api_.device_get_count);
+  bind_symbol(handle_, "nvmlDeviceGetHandleByIndex_v2", api_.device_get_handle_by_index);
+  bind_symbol(handle_, "nvmlDeviceGetHandleByPciBusId_v2", api_.device_get_handle_by_pci_bus_id);
+  bind_symbol(handle_, "nvmlDeviceGetName", api_.device_get_name);
+  bind_symbol(handle_, "nvmlDeviceGetUUID", api_.device_get_uuid);
+  bind_symbol(handle_, "nvmlDeviceGetPciInfo_v3", api_.device_get_pci_info);
+  bind_symbol(handle_, "nvmlDeviceGetMaxClockInfo", api_.device_get_max_clock_info);
+  bind_symbol(handle_, "nvmlDeviceGetCurrPcieLinkGeneration", api_.device_get_curr_pcie_link_generation);
+  bind_symbol(handle_, "nvmlDeviceGetCurrPcieLinkWidth", api_.device_get_curr_pcie_link_width);
+  bind_symbol(handle_, "nvmlDeviceGetMaxPcieLinkGeneration", api_.device_get_max_pcie_link_generation);
+  bind_symbol(handle_, "nvmlDeviceGetMaxPcieLinkWidth", api_.device_get_max_pcie_link_width);
+  bind_symbol(handle_, "nvmlDeviceGetEnforcedPowerLimit", api_.device_get_enforced_power_limit);
+  bind_symbol(handle_, "nvmlDeviceGetMemoryBusWidth", api_.device_get_memory_bus_width);
+  bind_symbol(handle_, "nvmlDeviceGetNvLinkState", api_.device_get_nvlink_state);
+  bind_symbol(handle_, "nvmlDeviceGetNvLinkVersion", api_.device_get_nvlink_version);
+  bind_symbol(handle_, "nvmlDeviceGetMemoryInfo", api_.device_get_memory_info);
 
   // Without these nothing can be enumerated; everything else is optional per driver.
   const std::pair<const char*, bool> required[] = {

@@ -84,6 +84,10 @@ case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$REPO/$BUILD_DIR ;; esac
 case "$DEVDEPS" in /*) ;; *) DEVDEPS=$REPO/$DEVDEPS ;; esac
 BIN=$BUILD_DIR/bin
 export OUT WORK BUDGET BUILD_DIR DEVDEPS DEPS_PREFIX JOBS GPU_CHECK_TIME_SCALE BIN
+# Debian puts a few headers in the multiarch folder the compiler searches by itself
+# (hwloc/autogen/config.h in /usr/include/x86_64-linux-gnu): in the unpacked prefix it searches
+# it only when told, and the .pc files do not say it (every step is its own process: set here).
+export CPATH="$DEPS_PREFIX/usr/include/x86_64-linux-gnu${CPATH:+:$CPATH}"
 
 # ---------------------------------------------------------------------------------------------
 # Helpers shared by the steps (each step runs in its own process, `bash gpu-check.sh --step X`).

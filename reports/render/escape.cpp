@@ -5,96 +5,92 @@
 
 namespace pipecheck {
 
-std::string html_escape(std::string_view raw) {
-  // Invalid UTF-8 and control characters as \xHH first (core/text_escape.hpp).
+namespace {
+
+// Invalid UTF-8 and control characters as \xHH first (core/text_escape.hpp), then each
+// character the format reserves as `replacement` names it (nullptr: the character itself).
+template <typename Replacement>
+std::string escaped(std::string_view raw, Replacement replacement) {
   const std::string text = printable_text(raw, true);
   std::string out;
   out.reserve(text.size() + text.size() / 8);
   for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+    if (const char* instead = replacement(c)) {
+      out += instead;
+    } else {
+      out += c;
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string html_escape(std::string_view raw) {
+  return escaped(raw, [](char c) -> const char* {
+    switch (c) {
+      case '&': return "&amp;";
+      case '<': return "&lt;";
+      case '>': return "&gt;";
+      case '"': return "&quot;";
+      case '\'': return "&#39;";
+      default: return nullptr;
+    }
+  });
 }
 
 std::string xml_escape(std::string_view raw) {
-  // Invalid UTF-8 and control characters as \xHH first (core/text_escape.hpp).
-  const std::string text = printable_text(raw, true);
-  std::string out;
-  out.reserve(text.size() + text.size() / 8);
-  for (char c : text) {
+  return escaped(raw, [](char c) -> const char* {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&': return "&amp;";
+      case '<': return "&lt;";
+      case '>': return "&gt;";
+      case '"': return "&quot;";
+      case '\'': return "&apos;";
+      default: return nullptr;
     }
-  }
-  return out;
+  });
 }
 
 std::string markdown_escape(std::string_view raw) {
-  // Invalid UTF-8 and control characters as \xHH first (core/text_escape.hpp).
-  const std::string text = printable_text(raw, true);
-  std::string out;
-  out.reserve(text.size() + text.size() / 8);
-  for (char c : text) {
+  return escaped(raw, [](char c) -> const char* {
     switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '|': out += "\\|"; break;
-      case '`': out += "\\`"; break;
-      case '*': out += "\\*"; break;
-      case '_': out += "\\_"; break;
-      case '[': out += "\\["; break;
-      case ']': out += "\\]"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '\r': break;
-      case '\n': out += ' '; break;  // a newline would end the table row
-      default: out += c;
+      case '\\': return "\\\\";
+      case '|': return "\\|";
+      case '`': return "\\`";
+      case '*': return "\\*";
+      case '_': return "\\_";
+      case '[': return "\\[";
+      case ']': return "\\]";
+      case '<': return "&lt;";
+      case '>': return "&gt;";
+      case '&': return "&amp;";
+      case '\r': return "";
+      case '\n': return " ";  // a newline would end the table row
+      default: return nullptr;
     }
-  }
-  return out;
+  });
 }
 
 std::string prometheus_label_escape(std::string_view raw) {
-  // Invalid UTF-8 and control characters as \xHH first (core/text_escape.hpp).
-  const std::string text = printable_text(raw, true);
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
+  return escaped(raw, [](char c) -> const char* {
     switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      default: out += c;
+      case '\\': return "\\\\";
+      case '"': return "\\\"";
+      case '\n': return "\\n";
+      default: return nullptr;
     }
-  }
-  return out;
+  });
 }
 
 std::string prometheus_help_escape(std::string_view raw) {
-  // Invalid UTF-8 and control characters as \xHH first (core/text_escape.hpp).
-  const std::string text = printable_text(raw, true);
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
+  return escaped(raw, [](char c) -> const char* {
     switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      default: out += c;
+      case '\\': return "\\\\";
+      case '\n': return "\\n";
+      default: return nullptr;
     }
-  }
-  return out;
+  });
 }
 
 }  // namespace pipecheck
