@@ -140,6 +140,18 @@ ProcessTreeSampler::ProcessTreeSampler(SysfsRoot root, int root_pid, double busy
   const long ticks = sysconf(_SC_CLK_TCK);
   ticks_per_s_ = ticks > 0 ? static_cast<double>(ticks) : 100.0;
   process_alive(root_, root_pid_, &root_starttime_);
+  if (adopter_pid_ > 0) remember_adopters_own_children();
+}
+
+// The adopter's children other than the job, as the watch starts: never the job's orphans,
+// however close their start to the job's (a start time counts in clock ticks of 10 ms).
+void ProcessTreeSampler::remember_adopters_own_children() {
+  for (int pid : list_numeric_entries(root_, "/proc")) {
+    if (pid == root_pid_) continue;
+    const auto text = read_proc_file(root_, "/proc/" + std::to_string(pid) + "/stat");
+    const auto stat = text ? parse_task_stat(*text) : std::nullopt;
+    if (stat && stat->ppid == adopter_pid_) parent_of_[pid] = {stat->ppid, stat->starttime, false, false};
+  }
 }
 
 void ProcessTreeSampler::sample_threads(int pid, double dt_s, bool priming, ProcWatch& proc, double& top_blocked_pct,

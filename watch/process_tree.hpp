@@ -147,8 +147,8 @@ class ProcessTreeSampler {
     std::uint64_t starttime = 0;
     bool in_tree = false;  // at the last sample
     // A child of the adopter that may be an orphan of the job: it was in the job's tree, or is
-    // new and started after the job. The adopter's own older children (a test's busy loops
-    // beside a watch run in-process) are not the job's.
+    // new and started after the job. The adopter's own children from before the watch (a
+    // test's busy loops beside a watch run in-process) are known from the start and not the job's.
     bool adoptable = false;
   };
   struct Member {
@@ -176,6 +176,7 @@ class ProcessTreeSampler {
                       std::string& top_blocked);
   std::vector<Member> current_tree();
   std::vector<Member> walk_tree();
+  void remember_adopters_own_children();
   void forget_departed();
   void count_job(const Totals& totals, double dt_s, JobWatch& job);
   static ProcessTotal total_of(int pid, const ProcessState& state);
