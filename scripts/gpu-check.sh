@@ -13,11 +13,12 @@
 # Environment (all optional):
 #   OUT                  where summary.txt and gpu-check.tar.gz go (default ./gpu-check-out)
 #   GPU_CHECK_WORK       the folder everything is collected in (default /tmp/pipecheck-gpu-check)
-#   GPU_CHECK_BUDGET     seconds for the whole run on 16 cores (default 400): a step whose
+#   GPU_CHECK_BUDGET     seconds for the whole run on 16 cores (default 360): a step whose
 #                        estimate no longer fits is skipped ("no time left"), none runs past it
 #   GPU_CHECK_TIME_SCALE multiplies limits, estimates and budget (default 16 / cores, at least 1)
 #   GPU_CHECK_COMMIT     the commit to name in summary.txt (the device machine's copy has no .git)
-#   RUN_STAGES           the quick run's stages (default "pcie memory compute comm"; all: every one)
+#   RUN_STAGES           the quick run's stages (default "pcie memory compute"; comm on one GPU is
+#                        the nccl_1gpu step; all: every one)
 #   BUILD_DIR (build-gpu), DEVDEPS (.devdeps), DEPS_PREFIX (/tmp/pipecheck-deps), JOBS (nproc)
 # Output in OUT: summary.txt, gpu-check.tar.gz (logs, figures, results, the ctest log, JUnit).
 # Exit: 0 every step that ran passed; 1 a step failed or timed out; 2 bad usage.
@@ -31,14 +32,17 @@
 #   build       see README            ~90 s (CUDA objects dominate)              300
 #   tests       ~70 s (CPU part)      ~80 s: GPU tests serialized, the rest      240
 #                                     in parallel beside them
-#   run_quick   ~45 s (CPU stages)    ~90 s (GPU stages quick)                   180
+#   run_quick   ~45 s (CPU stages)    ~80 s (pcie, memory, compute quick)        180
 #   nccl_1gpu   -                     ~10 s                                       60
-#   stress      -                     ~35 s (20 s burn + memory test, setup)      90
-#   inject      -                     ~25 s (10 s burn with 5 faults injected)    60
-#   inventory   -                     ~5 s (inventory + nvidia-smi topo -m)       30
-#   watch       -                     ~20 s (watch over a 12 s GEMM job)          60
+#   stress      -                     ~30 s (15 s burn + memory test, setup)      90
+#   inject      -                     ~22 s (10 s burn with 5 faults injected)    60
 #   compare     -                     ~40 s (torch import, 3 reps each)          150
-#   total                             ~6.6 min: budget 400 s, so a rerun fits in the 15 minutes
+#   inventory   -                     ~5 s (inventory + nvidia-smi topo -m)       30
+#   watch       -                     ~14 s (watch over an 8 s GEMM job)          60
+#   total                             ~6.5 min of estimates against a budget of 360 s: the budget
+#                                     skips the steps at the end that no longer fit ("no time
+#                                     left"), so the check stays under 6 minutes and a rerun fits
+#                                     in the 15; GPU_CHECK_STEPS reruns the skipped ones alone
 set -uo pipefail
 
 SELF=$(readlink -f "${BASH_SOURCE[0]}")
@@ -61,18 +65,18 @@ STEPS=(
   "configure       90       15   -      stop"
   "build          300       90   -      stop"
   "tests          240       80   build  go"
-  "run_quick      180       90   gpu    go"
+  "run_quick      180       80   gpu    go"
   "nccl_1gpu       60       10   gpu    go"
-  "stress          90       35   gpu    go"
-  "inject         60       25   gpu    go"
-  "inventory      30        5   gpu    go"
-  "watch          60       20   gpu    go"
+  "stress          90       30   gpu    go"
+  "inject          60       22   gpu    go"
   "compare        150       40   gpu    go"
+  "inventory       30        5   gpu    go"
+  "watch           60       14   gpu    go"
 )
 
 OUT=${OUT:-./gpu-check-out}
 WORK=${GPU_CHECK_WORK:-/tmp/pipecheck-gpu-check}
-BUDGET=${GPU_CHECK_BUDGET:-400}
+BUDGET=${GPU_CHECK_BUDGET:-360}
 BUILD_DIR=${BUILD_DIR:-build-gpu}
 DEVDEPS=${DEVDEPS:-.devdeps}
 DEPS_PREFIX=${DEPS_PREFIX:-/tmp/pipecheck-deps}
@@ -371,7 +375,7 @@ step_run_quick() {
   # The GPU stages (RUN_STAGES): storage, decode and hostmem are CPU work that would take ~1.5
   # of these minutes on 16 cores and tell nothing about the GPU; RUN_STAGES=all runs them too.
   local only=() stage
-  [[ "${RUN_STAGES:-}" != all ]] && for stage in ${RUN_STAGES:-pcie memory compute comm}; do only+=(--only "$stage"); done
+  [[ "${RUN_STAGES:-}" != all ]] && for stage in ${RUN_STAGES:-pcie memory compute}; do only+=(--only "$stage"); done
   # Exit 1 is a verdict that failed (the run itself went through); 2 and 3 are the run's own failures.
   "$BIN/pipecheck" run --quick --no-color --out "$WORK/results" --timeout 150 "${only[@]}"
   local rc=$?
@@ -399,7 +403,7 @@ step_nccl_1gpu() {
 
 step_stress() {
   # Short: the burn's GEMM check, memory test and telemetry, not its endurance.
-  "$BIN/pipecheck" stress --duration 20s --gpus 0 --plain --out "$WORK/stress"
+  "$BIN/pipecheck" stress --duration 15s --gpus 0 --plain --out "$WORK/stress"
   local rc=$?
   python_ok && figure_tool stress "$WORK/stress" >"$WORK/figures/$STEP" 2>>"$WORK/logs/$STEP.log"
   ((rc == 0)) || fail_step "pipecheck stress exited $rc: $(cat "$WORK/figures/$STEP" 2>/dev/null)"
@@ -463,9 +467,9 @@ PY
 }
 
 step_watch() {
-  # watch's NVML sampling over a real GPU job (a 12 s GEMM run): the GPU rows must fill.
+  # watch's NVML sampling over a real GPU job (an 8 s GEMM run): the GPU rows must fill.
   "$BIN/pipecheck" watch --quiet --no-baseline --interval 0.5s --out "$WORK/watch" -- \
-    timeout 12 "$BIN/pipecheck-gemm" --dtype bf16 --benchmark_min_time=30 >/dev/null
+    timeout 8 "$BIN/pipecheck-gemm" --dtype bf16 --benchmark_min_time=30 >/dev/null
   local rc=$?
   local line
   line=$("${PYTHON:-python3}" - "$WORK/watch" <<'PY'
