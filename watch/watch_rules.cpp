@@ -6,14 +6,15 @@
 //  0  too_short               any      < 3 steady samples (says what was seen)                    too short to judge
 //  1  gpu_straggler_sawtooth  2+ GPUs  one GPU starts >= 60% of >= 3 shared dips                  waiting on communication or a straggler
 //  2  input_single_process    GPU      util < 50%, one thread >= 90% demand in >= 60%, <= 1 busy  input pipeline bound, single process
-//  3  cpu_contention          any      (util < 50% or no GPU), run-queue wait >= 25% of demand    CPU contention, the others named
-//                                      and >= 25% of a core, others use >= 0.5 cores
-//  4  input_cpu_saturated     GPU      util < 50%, host CPU >= 90%, >= 50% of it the job's         input pipeline bound, CPU saturated
-//  5  storage_bound           any      (util < 50% or no GPU), the job reads, its disk saturated:  storage bound
+//  3  storage_bound           any      (util < 50% or no GPU), the job reads, its disk saturated:  storage bound
 //                                      >= 85% of its measured MB/s (IOPS for reads <= 32 KiB), or
-//                                      unmeasured: %util >= 80 with >= 4 in flight
+//                                      unmeasured: %util >= 80 with >= 4 in flight (before contention:
+//                                      a saturated disk bounds the job whoever holds the CPUs)
+//  4  cpu_contention          any      (util < 50% or no GPU), run-queue wait >= 25% of demand    CPU contention, the others named
+//                                      and >= 25% of a core, others use >= 0.5 cores
+//  5  input_cpu_saturated     GPU      util < 50%, host CPU >= 90%, >= 50% of it the job's         input pipeline bound, CPU saturated
 //  6  storage_latency         any      (util < 50% or no GPU), the job reads, its threads blocked  waiting on storage latency
-//                                      on I/O >= 50% of the time blocked or on a CPU, the disk not saturated
+//                                      on I/O >= 40% of the time blocked or on a CPU, the disk not saturated
 //  7  pcie_bound              GPU      util < 50%, PCIe RX >= 80% of measured pinned H2D          host-to-device copies bound
 //  8  busy_not_loaded         GPU      util >= 80%, power < 60% of limit                          busy but not loaded (launch-bound)
 //  9  compute_bound           GPU      util >= 80%, power >= 85% of limit or SwPowerCap >= 50%    compute bound (healthy)
@@ -530,6 +531,14 @@ const std::vector<WatchRule>& watch_rules() {
        cat("GPU util < ", limit(kGpuLowPct), "; one thread's demand >= ", limit(kThreadSaturatedPct), " of a core in >= ",
            limit_share(kSaturatedShare), " of samples; <= 1 busy thread and process"),
        "input pipeline bound, single process (num_workers=0 pattern)", input_single_process},
+      {"storage_bound", "any",
+       cat("GPU util < ", limit(kGpuLowPct), " or no GPU; the job reads >= ", plain_number(kJobReadsMbs),
+           " MB/s (/proc/PID/io; unreadable: its disk reads in >= ", limit_share(kDiskReadingShare),
+           " of samples); that disk saturated: >= ", limit(kDiskCeilingPct), " of the MB/s (or, for reads <= ",
+           bytes_label(kSmallReadBytes), ", the IOPS) pipecheck run measured for it; without a measurement, "
+           "%util >= ", limit(kDiskUtilPct), " with >= ", plain_number(kSaturatedQueue),
+           " requests in flight (or with fewer, unless the job's threads wait on single reads)"),
+       "storage bound", storage_bound},
       {"cpu_contention", "any",
        cat("GPU util < ", limit(kGpuLowPct), " or no GPU; the job's threads runnable without a CPU >= ",
            limit_share(kWaitShare), " of the time they want one and >= ", limit(kWaitMinPct),
@@ -539,14 +548,6 @@ const std::vector<WatchRule>& watch_rules() {
        cat("GPU util < ", limit(kGpuLowPct), "; host CPU >= ", limit(kHostCpuBusyPct), ", the job using >= ",
            limit_share(kJobShareOfHost), " of it"),
        "input pipeline bound, CPU saturated", input_cpu_saturated},
-      {"storage_bound", "any",
-       cat("GPU util < ", limit(kGpuLowPct), " or no GPU; the job reads >= ", plain_number(kJobReadsMbs),
-           " MB/s (/proc/PID/io; unreadable: its disk reads in >= ", limit_share(kDiskReadingShare),
-           " of samples); that disk saturated: >= ", limit(kDiskCeilingPct), " of the MB/s (or, for reads <= ",
-           bytes_label(kSmallReadBytes), ", the IOPS) pipecheck run measured for it; without a measurement, "
-           "%util >= ", limit(kDiskUtilPct), " with >= ", plain_number(kSaturatedQueue),
-           " requests in flight (or with fewer, unless the job's threads wait on single reads)"),
-       "storage bound", storage_bound},
       {"storage_latency", "any",
        cat("GPU util < ", limit(kGpuLowPct), " or no GPU; the job reads (as above); its threads blocked on I/O >= ",
            limit_share(kBlockedShare), " of the time blocked or on a CPU and >= ", limit(kBlockedMinPct),
