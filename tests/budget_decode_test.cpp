@@ -5,36 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/measurement_records.hpp"
+
 namespace pipecheck {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-Measurement measure(const std::string& key, const std::string& stage, double median, const std::string& unit,
-                    std::map<std::string, std::string> params) {
-  Measurement m;
-  m.key = key;
-  m.stage = stage;
-  m.what = key;
-  m.unit = unit;
-  m.stats = {median, median, median, 5};
-  m.params = std::move(params);
-  return m;
-}
-
-// A decode case as the probe labels it; `corpus` facts as a generated corpus of 24 images.
-Measurement decode_case(const std::string& op, const std::string& set, int threads, double rate,
-                        std::map<std::string, std::string> corpus = {}) {
-  std::map<std::string, std::string> params = {{"op", op}, {"set", set}, {"threads", std::to_string(threads)},
-                                               {"train_size", "640x640"}};
-  if (corpus.empty()) {
-    corpus = {{"corpus", "generated"}, {"corpus_images", "24"}, {"baseline", "24"}, {"progressive", "0"},
-              {"median_size", "2000x1500"}};
-  }
-  params.insert(corpus.begin(), corpus.end());
-  const std::string suffix = set == "baseline" ? "" : "_" + set;
-  return measure("decode/" + op + suffix + "/threads:" + std::to_string(threads), "decode", rate, "images/s", params);
-}
+using testing::contains;
+using testing::decode_case;
+using testing::measure;
 
 // A dataset of 40 baseline, 10 progressive and 2 CMYK files, measured at 1 and 2 threads: each
 // set's rate weighted by its file count (time per image averaged, so the slow set weighs more

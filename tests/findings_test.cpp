@@ -4,24 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/measurement_records.hpp"
+
 #include <algorithm>
 
 namespace pipecheck {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-Measurement measure(const std::string& key, const std::string& stage, double median, const std::string& unit,
-                    std::map<std::string, std::string> params) {
-  Measurement m;
-  m.key = key;
-  m.stage = stage;
-  m.what = key;
-  m.unit = unit;
-  m.stats = {median, median, median, 5};
-  m.params = std::move(params);
-  return m;
-}
+using testing::contains;
+using testing::measure;
 
 Report report_of(std::vector<Measurement> ms) {
   Report report;
