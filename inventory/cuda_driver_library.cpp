@@ -35,19 +35,16 @@ CudaDriverLibrary::CudaDriverLibrary(std::string path) : path_(std::move(path)) 
   bind_symbol(handle_, "cuMemsetD32_v2", api_.memset_d32);
   bind_symbol(handle_, "cuMemcpyDtoH_v2", api_.memcpy_dtoh);
 
-  const std::pair<const char*, bool> required[] = {
+  if (const char* missing = first_missing_symbol({
       {"cuInit", api_.init != nullptr},
       {"cuDriverGetVersion", api_.driver_get_version != nullptr},
       {"cuDeviceGetCount", api_.device_get_count != nullptr},
       {"cuDeviceGet", api_.device_get != nullptr},
       {"cuDeviceGetAttribute", api_.device_get_attribute != nullptr},
-  };
-  for (const auto& [name, present] : required) {
-    if (!present) {
-      error_ = path_ + " lacks " + name + " (not the CUDA driver, or one too old)";
-      close();
-      return;
-    }
+      })) {
+    error_ = path_ + " lacks " + missing + " (not the CUDA driver, or one too old)";
+    close();
+    return;
   }
   // Answers without cuInit: what a too-old driver supports is worth knowing when cuInit fails.
   int version = 0;

@@ -40,19 +40,16 @@ NvmlLibrary::NvmlLibrary(std::string path) : path_(std::move(path)) {
   bind_symbol(handle_, "nvmlDeviceGetMemoryInfo", api_.device_get_memory_info);
 
   // Without these nothing can be enumerated; everything else is optional per driver.
-  const std::pair<const char*, bool> required[] = {
+  if (const char* missing = first_missing_symbol({
       {"nvmlInit_v2", api_.init != nullptr},
       {"nvmlShutdown", api_.shutdown != nullptr},
       {"nvmlErrorString", api_.error_string != nullptr},
       {"nvmlDeviceGetCount_v2", api_.device_get_count != nullptr},
       {"nvmlDeviceGetHandleByIndex_v2", api_.device_get_handle_by_index != nullptr},
-  };
-  for (const auto& [name, present] : required) {
-    if (!present) {
-      error_ = "NVML: " + path_ + " lacks " + name + " (not NVML, or a driver too old)";
-      close();
-      return;
-    }
+      })) {
+    error_ = "NVML: " + path_ + " lacks " + missing + " (not NVML, or a driver too old)";
+    close();
+    return;
   }
   const nvml::Return rc = api_.init();
   if (rc != nvml::success) {
