@@ -448,7 +448,7 @@ void run_case(benchmark::State& state, Target& t, const CaseSpec& spec, const Se
     return;
   }
   const EngineSettings engine{spec.uring ? spec.qd : 1, spec.bs, settings.sqpoll && spec.uring,
-                              spec.random, settings.huge_pages};
+                              spec.random, settings.huge_pages, spec.random};
   // pread has one read in flight per thread: the fallback gets qd threads per reader instead.
   const unsigned reader_count = spec.uring ? spec.threads : spec.threads * spec.qd;
   std::vector<std::unique_ptr<Reader>> readers;

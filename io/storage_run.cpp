@@ -25,6 +25,7 @@ PassResult run_pass(std::vector<std::unique_ptr<Reader>>& readers,
     pass.bytes += result.bytes;
     pass.ops += result.ops;
     pass.mismatches += result.mismatches;
+    pass.submit_calls += result.submit_calls;
     if (pass.error.empty()) pass.error = result.error;
     pass.latencies_ns.insert(pass.latencies_ns.end(), result.latencies_ns.begin(),
                              result.latencies_ns.end());

@@ -14,6 +14,7 @@ struct PassResult {
   std::uint64_t bytes = 0;
   std::uint64_t ops = 0;
   std::uint64_t mismatches = 0;
+  std::uint64_t submit_calls = 0;  // io_uring_enter calls that handed reads to the kernel
   std::string first_mismatch;  // the first workload's first wrong read, named ("" when none)
   std::string error;
   std::vector<std::uint64_t> latencies_ns;

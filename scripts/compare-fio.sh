@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs fio's io_uring engine and pipecheck-storage side by side on the same file, block size
-# and queue depth (seq 1 MiB QD32, rand 4 KiB QD32), interleaved round by round, and prints
+# and queue depth (seq 1 MiB QD32, rand 4 KiB QD32), interleaved round by round (the order
+# reversed every other round), and prints
 # the median, min and max of each, the median of the per-round ratios ours/fio, and what the
 # disk saw during each tool's runs: /proc/diskstats (MB/s, requests/s, the mean request size:
 # the counters iostat -x reads), the requests in flight at the driver (/sys/block/DEV/inflight,
@@ -14,7 +15,9 @@
 # usage: scripts/compare-fio.sh [--file PATH] [--size 1G] [--runs 9] [--seconds 5]
 #                               [--probe build/bin/pipecheck-storage] [--dir DIR] [--device vda]
 # Without --file, a file of --size is created in --dir (default: the current directory) and
-# removed afterwards. Both tools read with O_DIRECT, fixed buffers and registered files.
+# removed afterwards. Both tools read with O_DIRECT, fixed buffers and registered files; random
+# reads go to the kernel one per call in both (fio's iodepth_batch_submit=1, the probe's
+# submit=each in its label).
 set -euo pipefail
 
 file="" size="1G" runs=9 seconds=5 dir="." probe="" device=""
@@ -27,7 +30,7 @@ while [[ $# -gt 0 ]]; do
     --probe) probe="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --device) device="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "compare-fio.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -128,7 +131,11 @@ echo "kernel $(uname -r); $(fio --version); probe $probe"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for ((round = 1; round <= runs; round++)); do
   line="round $round:"
-  for c in "${cases[@]}"; do
+  # Odd rounds run the cases in order, even rounds backwards: a disk whose speed drifts (burst
+  # credits, a neighbour's load) then favours neither tool by always running it first.
+  order=("${cases[@]}")
+  (( round % 2 )) || mapfile -t order < <(printf '%s\n' "${cases[@]}" | tac)
+  for c in "${order[@]}"; do
     read -r group tool rw bs buffers <<<"$c"
     iostat_start "$group-$tool"
     if [[ "$tool" == fio* ]]; then out=$(with_disk fio_run "$rw" "$bs" "$buffers"); else out=$(with_disk ours_run "$rw" "$bs" "$buffers"); fi

@@ -278,6 +278,31 @@ TEST_P(StorageEngine, ReadErrorNamesTheCall) {
 INSTANTIATE_TEST_SUITE_P(Engines, StorageEngine, ::testing::Values(true, false),
                          [](const auto& info) { return info.param ? "io_uring" : "pread"; });
 
+// Random reads go to the kernel one per call as their slots free (a batch kept a VMM's disk in
+// lockstep); sequential ones in batches, so the block layer can merge neighbours.
+TEST(StorageUring, RandomReadsAreSubmittedOneByOneAndBatchesTogether) {
+  if (!uring_usable()) GTEST_SKIP() << "io_uring: " << io_uring_unavailable_reason();
+  const fs::path dir = fresh_dir("submit");
+  write_file(dir / "data.bin", random_bytes(1 << 20, 7));
+  const int fd = open((dir / "data.bin").c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  const auto in_an_hour = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  const auto pass_of = [&](bool submit_each) {
+    return read_once(true, std::make_unique<RandomWorkload>(fd, 1 << 20, 4096, 200, 5, ReadCheck{}, in_an_hour),
+                     {32, 4096, false, true, false, submit_each});
+  };
+  const PassResult each = pass_of(true);
+  const PassResult batched = pass_of(false);
+  close(fd);
+  fs::remove_all(dir);
+  EXPECT_EQ(each.error, "");
+  EXPECT_EQ(each.ops, 200u);
+  EXPECT_EQ(each.submit_calls, 200u);
+  EXPECT_EQ(batched.ops, 200u);
+  EXPECT_LE(batched.submit_calls, 200u - 31u) << "the first call alone hands over 32 reads";
+  EXPECT_NE(make_reader(true, {32, 4096, false, true, false, true})->description().find("submit=each"), std::string::npos);
+}
+
 TEST(StorageEngineChoice, ForcedPreadSaysSo) {
   EXPECT_FALSE(choose_engine("pread").uring);
   EXPECT_NE(choose_engine("pread").label.find("forced"), std::string::npos);
