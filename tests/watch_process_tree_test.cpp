@@ -147,6 +147,8 @@ struct FakeProcess {
   char state = 'S';
   std::uint64_t blkio_ticks = 0;  // field 42
   std::uint64_t wait_ns = 0;      // schedstat: runnable, not on a CPU
+  std::uint64_t run_ns = 0;       // schedstat: on a CPU
+  bool schedstat = true;          // false: a kernel without CONFIG_SCHED_INFO
 };
 
 // A /proc the test rewrites between samples: only the files the sampler reads.
@@ -187,7 +189,7 @@ class FakeProc {
     FakeProcess thread = p;
     thread.cutime = 0;
     put(task / "stat", stat_line(thread));
-    put(task / "schedstat", "0 " + std::to_string(p.wait_ns) + " 0\n");
+    if (p.schedstat) put(task / "schedstat", std::to_string(p.run_ns) + " " + std::to_string(p.wait_ns) + " 0\n");
   }
 
  public:
@@ -340,7 +342,9 @@ TEST(ProcessTreeFakeProc, ThreadStatesLookedAtBetweenSamplesGiveTheBlockedShare)
   ProcessTreeSampler sampler(proc.root(), root_pid, 50);
   EXPECT_EQ(sampler.blocked_source(), BlockedSource::thread_states);
   sampler.sample(at(0));
-  // Ten looks a second: blocked in 4 of them, and running at the sample itself.
+  // Ten looks a second: blocked in 4 of them, and running at the sample itself; the scheduler
+  // says it ran 0.6 s of the second.
+  reader.run_ns = 600'000'000;
   reader.state = 'D';
   proc.rewrite(reader);
   for (int look = 0; look < 4; ++look) sampler.look_at_thread_states();
@@ -355,8 +359,84 @@ TEST(ProcessTreeFakeProc, ThreadStatesLookedAtBetweenSamplesGiveTheBlockedShare)
   ASSERT_EQ(reading.procs.size(), 1u);
   EXPECT_DOUBLE_EQ(*reading.procs[0].io_blocked_pct, 40.0);
   // The looks start again each sample: nothing blocked in the next interval.
+  reader.run_ns += 1'000'000'000;
+  proc.rewrite(reader);
   EXPECT_DOUBLE_EQ(*sampler.sample(at(2)).job.io_blocked_pct, 0.0);
   EXPECT_DOUBLE_EQ(sampler.top_threads(1).front().blocked_s, 0.4);
+}
+
+// A reader that blocks for tens of microseconds per read is seen asleep by few looks, but the
+// scheduler's clock says how long it was off a CPU: every sleep seen was a read, so all of it is.
+TEST(ProcessTreeFakeProc, TimeOffACpuCountsAsBlockedWhenEverySleepSeenWasARead) {
+  FakeProc proc("off-cpu-reads");
+  FakeProcess reader = root_process(100);
+  proc.show({reader});
+  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
+  sampler.sample(at(0));
+  reader.run_ns = 400'000'000;   // on a CPU 0.4 s
+  reader.wait_ns = 100'000'000;  // waiting for one 0.1 s: off a CPU the other 0.5 s
+  reader.state = 'D';
+  proc.rewrite(reader);
+  sampler.look_at_thread_states();  // one look of ten found it blocked
+  reader.state = 'R';
+  proc.rewrite(reader);
+  for (int look = 0; look < 8; ++look) sampler.look_at_thread_states();
+  const ProcessTreeReading reading = sampler.sample(at(1));
+  ASSERT_TRUE(reading.job.io_blocked_pct);
+  EXPECT_NEAR(*reading.job.io_blocked_pct, 50.0, 1e-9) << "the looks alone would say 10%";
+  EXPECT_TRUE(sampler.schedstat_seen());
+}
+
+// Time off a CPU is split by what the looks found: D is I/O, S is any other wait (a queue, a lock).
+TEST(ProcessTreeFakeProc, TimeOffACpuIsSplitBetweenReadsAndOtherWaits) {
+  FakeProc proc("off-cpu-split");
+  FakeProcess worker = root_process(100);
+  proc.show({worker});
+  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
+  sampler.sample(at(0));
+  worker.run_ns = 200'000'000;  // off a CPU 0.8 s of the second
+  for (char state : {'D', 'S', 'S', 'S', 'R', 'R', 'R', 'R', 'R'}) {
+    worker.state = state;
+    proc.rewrite(worker);
+    sampler.look_at_thread_states();
+  }
+  worker.state = 'R';
+  proc.rewrite(worker);
+  const ProcessTreeReading reading = sampler.sample(at(1));
+  ASSERT_TRUE(reading.job.io_blocked_pct);
+  EXPECT_NEAR(*reading.job.io_blocked_pct, 20.0, 1e-9) << "a quarter of 0.8 s";
+}
+
+// Without schedstat, the share of looks in D is all there is.
+TEST(ProcessTreeFakeProc, WithoutSchedstatTheShareOfLooksInDCounts) {
+  FakeProc proc("no-schedstat");
+  FakeProcess reader = root_process(100);
+  reader.schedstat = false;
+  proc.show({reader});
+  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
+  sampler.sample(at(0));
+  reader.state = 'D';
+  proc.rewrite(reader);
+  sampler.look_at_thread_states();
+  reader.state = 'R';
+  proc.rewrite(reader);
+  for (int look = 0; look < 8; ++look) sampler.look_at_thread_states();
+  const ProcessTreeReading reading = sampler.sample(at(1));
+  ASSERT_TRUE(reading.job.io_blocked_pct);
+  EXPECT_NEAR(*reading.job.io_blocked_pct, 10.0, 1e-9);
+  EXPECT_FALSE(sampler.schedstat_seen());
+  EXPECT_EQ(describe(BlockedSource::thread_states, 10, false), "thread states (D) looked at 10 times a second");
+  EXPECT_EQ(describe(BlockedSource::thread_states, 10, true),
+            "time off a CPU (schedstat) split by thread states (D: I/O, S: other waits) looked at 10 times a second");
+}
+
+TEST(WatchProcessTree, BlockedSecondsFromLooksAndTheSchedulersClock) {
+  EXPECT_DOUBLE_EQ(blocked_seconds({0, 0, 0}, 0.5, 1.0), 0.0) << "no look: nothing known";
+  EXPECT_DOUBLE_EQ(blocked_seconds({10, 0, 0}, 0.5, 1.0), 0.0) << "never seen asleep";
+  EXPECT_DOUBLE_EQ(blocked_seconds({10, 2, 0}, 0.25, 2.0), 1.75);
+  EXPECT_DOUBLE_EQ(blocked_seconds({10, 1, 3}, 1.2, 2.0), 0.2);
+  EXPECT_DOUBLE_EQ(blocked_seconds({10, 3, 0}, std::nullopt, 2.0), 0.6) << "without schedstat";
+  EXPECT_DOUBLE_EQ(blocked_seconds({4, 4, 0}, 1.5, 1.0), 0.0) << "busy longer than the interval: none off a CPU";
 }
 
 TEST(ProcessTreeFakeProc, DelayAccountingCountsEveryBlockedTick) {

@@ -65,11 +65,13 @@ std::optional<TaskStat> parse_task_stat(std::string_view text) {
   return stat;
 }
 
-std::string describe(BlockedSource source, double looks_per_s) {
+std::string describe(BlockedSource source, double looks_per_s, bool schedstat) {
   if (source == BlockedSource::delay_accounting) return "delay accounting (delayacct_blkio_ticks)";
   char rate[32];
   std::snprintf(rate, sizeof rate, "%.0f", looks_per_s);
-  return std::string("thread states (D) looked at ") + rate + " times a second";
+  const std::string looked = std::string(" looked at ") + rate + " times a second";
+  if (!schedstat) return "thread states (D)" + looked;
+  return "time off a CPU (schedstat) split by thread states (D: I/O, S: other waits)" + looked;
 }
 
 bool delay_accounting_on(const SysfsRoot& root) {
@@ -154,6 +156,26 @@ void ProcessTreeSampler::remember_adopters_own_children() {
   }
 }
 
+void ProcessTreeSampler::look(ThreadState& state, char task_state) {
+  ++state.looks;
+  if (task_state == 'D') ++state.blocked_looks;
+  if (task_state == 'S') ++state.sleeping_looks;
+}
+
+// A thread's time blocked on I/O in an interval of dt_s, from thread-state looks. With the
+// scheduler's own clock (schedstat: on a CPU + waiting for one), the time off a CPU is exact and
+// the looks only split it between D (I/O) and S (anything else): a reader whose every sleep is
+// a read counts all of it, however few looks caught it asleep. A thread that blocks for tens of
+// microseconds at a time between syscalls' own CPU time was seen in D at 29% of looks while the
+// disk showed 0.78 of its reads in flight. Without schedstat, the share of looks in D.
+double blocked_seconds(const Looks& looks, std::optional<double> busy_s, double dt_s) {
+  if (looks.total <= 0) return 0.0;
+  const int asleep = looks.blocked + looks.sleeping;
+  if (!busy_s || asleep == 0) return dt_s * looks.blocked / looks.total;
+  const double off_cpu_s = std::max(0.0, dt_s - *busy_s);
+  return off_cpu_s * looks.blocked / asleep;
+}
+
 void ProcessTreeSampler::sample_threads(int pid, double dt_s, bool priming, ProcWatch& proc, double& top_blocked_pct,
                                         std::string& top_blocked) {
   const std::string task_dir = "/proc/" + std::to_string(pid) + "/task";
@@ -164,6 +186,7 @@ void ProcessTreeSampler::sample_threads(int pid, double dt_s, bool priming, Proc
     if (!stat) continue;
     const auto sched_text = read_proc_file(root_, dir + "/schedstat");
     const auto sched = sched_text ? parse_schedstat(*sched_text) : std::nullopt;
+    if (sched) schedstat_seen_ = true;
     ++proc.threads;
     const std::uint64_t ticks = stat->utime + stat->stime;
     const auto [found, added] = threads_.try_emplace(Key{tid, stat->starttime});
@@ -180,22 +203,23 @@ void ProcessTreeSampler::sample_threads(int pid, double dt_s, bool priming, Proc
     state.blkio_ticks = stat->blkio_ticks;
     state.seen = samples_;
     // This sample's own look at the state, with those taken since the last one.
-    ++state.looks;
-    if (stat->state == 'D') ++state.blocked_looks;
-    const double blocked_share = static_cast<double>(state.blocked_looks) / state.looks;
-    state.looks = state.blocked_looks = 0;
+    look(state, stat->state);
+    const Looks looks{state.looks, state.blocked_looks, state.sleeping_looks};
+    state.looks = state.blocked_looks = state.sleeping_looks = 0;
     if (priming || dt_s <= 0) continue;
     const double cpu_s = static_cast<double>(ticks - std::min(ticks, base_ticks)) / ticks_per_s_;
     state.cpu_s += cpu_s;
     const double cpu_pct = std::min(100.0, percent(cpu_s, dt_s));
     double demand_pct = cpu_pct;
+    std::optional<double> busy_s;  // on a CPU or waiting for one, by the scheduler's own clock
     if (sched) {
       const double wait_ns = static_cast<double>(sched->wait_ns - std::min(sched->wait_ns, base_sched.wait_ns));
       const double busy_ns = static_cast<double>(sched->run_ns - std::min(sched->run_ns, base_sched.run_ns)) + wait_ns;
       demand_pct = std::min(100.0, percent(busy_ns / 1e9, dt_s));
       proc.run_wait_pct += std::min(100.0, percent(wait_ns / 1e9, dt_s));
+      if (!added) busy_s = busy_ns / 1e9;  // a thread born in the interval lived less than dt_s
     }
-    double blocked_s = blocked_share * dt_s;
+    double blocked_s = blocked_seconds(looks, busy_s, dt_s);
     if (source_ == BlockedSource::delay_accounting) {
       blocked_s = stat->blkio_ticks && base_blkio
                       ? static_cast<double>(*stat->blkio_ticks - std::min(*stat->blkio_ticks, *base_blkio)) / ticks_per_s_
@@ -433,8 +457,7 @@ void ProcessTreeSampler::look_at_thread_states() {
     if (!text) continue;  // ended: the next sample forgets it
     const std::size_t close = text->rfind(')');
     if (close == std::string::npos || close + 2 >= text->size()) continue;
-    ++state.looks;
-    if ((*text)[close + 2] == 'D') ++state.blocked_looks;
+    look(state, (*text)[close + 2]);
   }
 }
 

@@ -70,8 +70,20 @@ struct ThreadTotal {
 // for block I/O; the thread state is a look at D (uninterruptible sleep, which is almost always
 // disk or network-filesystem I/O) at least 10 times a second, a sampled estimate.
 enum class BlockedSource { delay_accounting, thread_states };
-// "delay accounting (delayacct_blkio_ticks)" / "thread states (D) looked at 10 times a second"
-std::string describe(BlockedSource source, double looks_per_s);
+// "delay accounting (delayacct_blkio_ticks)" / "time off a CPU (schedstat) split by thread
+// states ... looked at 10 times a second" / "thread states (D) looked at ..." without schedstat.
+std::string describe(BlockedSource source, double looks_per_s, bool schedstat);
+
+// Looks at one thread's state in one interval: how many, how many found it in D, and in S.
+struct Looks {
+  int total = 0;
+  int blocked = 0;
+  int sleeping = 0;
+};
+// Its seconds blocked on I/O in the interval of dt_s: with busy_s (schedstat's on a CPU + waiting
+// for one, in the same interval) the time off a CPU split by the D and S looks; without, the
+// share of looks in D.
+double blocked_seconds(const Looks& looks, std::optional<double> busy_s, double dt_s);
 // Whether the kernel counts delays now: /proc/sys/kernel/task_delayacct reads 1. (Kernels
 // before 5.14 have no such switch; there the thread states are used too.)
 bool delay_accounting_on(const SysfsRoot& root);
@@ -107,6 +119,8 @@ class ProcessTreeSampler {
   // Blocked-on-I/O time from delay accounting instead of thread states.
   void use_delay_accounting(bool on) { source_ = on ? BlockedSource::delay_accounting : BlockedSource::thread_states; }
   BlockedSource blocked_source() const { return source_; }
+  // Whether any thread's schedstat was read (the kernel has CONFIG_SCHED_INFO).
+  bool schedstat_seen() const { return schedstat_seen_; }
   // One look at the state of every thread found by the last sample (with thread states; the
   // session calls it between samples, 10 times a second or more). Each sample looks once too.
   void look_at_thread_states();
@@ -125,12 +139,14 @@ class ProcessTreeSampler {
     std::uint64_t ticks = 0;
     std::optional<SchedStat> sched;
     std::optional<std::uint64_t> blkio_ticks;
-    int looks = 0;          // state looks since the last sample ...
-    int blocked_looks = 0;  // ... that found it in D
+    int looks = 0;           // state looks since the last sample ...
+    int blocked_looks = 0;   // ... that found it in D (uninterruptible: I/O)
+    int sleeping_looks = 0;  // ... that found it in S (waiting for anything else)
     double cpu_s = 0;
     double blocked_s = 0;
     std::uint64_t seen = 0;  // the last sample that found it
   };
+  static void look(ThreadState& state, char task_state);
   struct ProcessState {
     int ppid = 0;
     std::string comm;
@@ -187,6 +203,7 @@ class ProcessTreeSampler {
   double busy_demand_pct_;
   double ticks_per_s_;
   BlockedSource source_ = BlockedSource::thread_states;
+  bool schedstat_seen_ = false;
   std::uint64_t root_starttime_ = 0;
   std::optional<Clock::time_point> last_time_;
   std::uint64_t samples_ = 0;

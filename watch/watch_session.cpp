@@ -489,7 +489,8 @@ void finish_report(Samplers& samplers, const Loop& loop, WatchOutcome& outcome) 
                                   samplers.devices.direct());
   WatchAnalysis& a = report.analysis;
   const double looks = static_cast<double>(loop.state_looks) + static_cast<double>(outcome.samples.size());
-  a.blocked_how = describe(samplers.tree.blocked_source(), a.span_s > 0 ? looks / a.span_s : 0.0);
+  a.blocked_how = describe(samplers.tree.blocked_source(), a.span_s > 0 ? looks / a.span_s : 0.0,
+                           samplers.tree.schedstat_seen());
   a.other_processes = samplers.others.top(8);
   a.usage = loop.job.usage;
   report.verdict = judge_watch(a);
