@@ -171,16 +171,13 @@ TEST(WatchSession, OneDirectReaderWaitsOnStorageLatency) {
   }
   WatchConfig config = config_in(dir, 0.25);
   config.state_looks_per_s = 40;  // 10 looks a sample at this short interval
-  // One thread, one 4 KiB O_DIRECT read at a time: each waits for the disk. One dd for the
-  // whole run: threads born between samples are looked at from the next sample on.
-  config.command = {"timeout", "3", "dd", "if=" + file.string(), "of=/dev/null", "bs=4k", "iflag=direct",
-                    "status=none"};
+  // One thread, one 4 KiB O_DIRECT read at a time: each waits for the disk. dd again when it
+  // reaches the end (a fast disk reads the 128 MiB in 2 s), under a shell that only waits for
+  // it: its time off a CPU is a sleep in S, not I/O, and must not count as blocked.
+  config.command = {"timeout", "3", "sh", "-c",
+                    "while :; do dd if='" + file.string() + "' of=/dev/null bs=4k iflag=direct status=none || exit 3; done"};
   std::ostringstream err;
   const WatchOutcome outcome = run_watch(config, err);
-  if (outcome.exit_code == 0) {
-    fs::remove_all(dir);
-    GTEST_SKIP() << "dd read all 128 MiB in under 3 s (a disk faster than ~11k reads/s at one in flight)";
-  }
   ASSERT_EQ(outcome.exit_code, 124) << "dd failed (O_DIRECT refused?): " << err.str();
   const WatchAnalysis& a = outcome.report.analysis;
   ASSERT_TRUE(a.job.io_blocked_mean) << err.str();
@@ -195,14 +192,22 @@ TEST(WatchSession, OneDirectReaderWaitsOnStorageLatency) {
                  << ": other readers shared the disk\n" << err.str();
   }
   EXPECT_LT(it->aqu_median, 2.5) << "one reader keeps about one read in flight";
-  // A loaded machine can keep dd waiting for a CPU more than for the disk: then it is right
-  // not to call it storage latency; say so with the figures rather than pass or fail blindly.
-  if (a.job.blocked_share_mean < 0.5) {
+  // The disk's own queue says how long one of dd's reads was in flight: the truth the thread
+  // sampler is held to. A disk that answers so fast that dd spends most of its time on a CPU
+  // (fast NVMe, or a loaded machine keeping dd from its CPU) is rightly not a latency wait:
+  // say so with the figures rather than pass or fail blindly.
+  if (it->aqu_median < 0.5) {
     fs::remove_all(dir);
-    GTEST_SKIP() << "dd was blocked on reads only " << 100 * a.job.blocked_share_mean
-                 << "% of its busy time on this machine\n" << err.str();
+    GTEST_SKIP() << *disk << " held one of dd's reads only " << 100 * it->aqu_median
+                 << "% of the time\n" << err.str();
   }
-  EXPECT_GT(*a.job.io_blocked_mean, 20) << "dd's reads were not seen blocked\n" << err.str();
+  // Each read is in the disk's queue from its submission to its completion, longer than dd
+  // sleeps on it: in a VM the submission's exit to the hypervisor and the wake-up count as dd's
+  // CPU time (here blocked 42-46% of a core and on a CPU 40-44% with the disk holding a read
+  // 78-80% of the time). Looks at the state alone saw dd in D for 29-44% of the time.
+  EXPECT_GT(*a.job.io_blocked_mean, 40 * it->aqu_median)
+      << "dd was seen blocked " << *a.job.io_blocked_mean << "% of a core while " << *disk << " held one of its reads "
+      << 100 * it->aqu_median << "% of the time\n" << err.str();
   ASSERT_TRUE(outcome.report.verdict.headline);
   EXPECT_NE(rules_fired(outcome.report).find("storage_latency: waiting on storage latency"), std::string::npos)
       << rules_fired(outcome.report) << err.str();

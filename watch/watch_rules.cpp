@@ -64,8 +64,8 @@ constexpr double kBlockedShare = 0.4;      // the job's threads blocked on I/O t
                                            // they were blocked or on a CPU (not waiting for one): a
                                            // synchronous reader blocked 40% of its time gains >= 1.67x
                                            // when its reads overlap. A one-thread O_DIRECT 4 KiB
-                                           // reader on the virtio disk spends ~47% blocked (the rest
-                                           // is the syscall's own CPU) ...
+                                           // reader on the virtio disk spends ~53% blocked (the rest
+                                           // is Python's and the syscall's own CPU) ...
 constexpr double kBlockedMinPct = 30;      // ... and for at least this much of a core (0.3 reads in flight)
 constexpr double kWaitShare = 0.25;        // contention: runnable without a CPU this share of the time
                                            // the job's threads wanted one ...
