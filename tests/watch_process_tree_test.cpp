@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -335,6 +336,27 @@ TEST(ProcessTreeFakeProc, ProcessLeavingTheTreeAliveKeepsWhatItUsed) {
 
 // ---- blocked on I/O and run-queue wait, per thread
 
+// The watch is the subreaper of the command it starts. A double-forked worker can be
+// re-parented to it before the sampler exists (a loaded machine: CI saw it); the watch's own
+// children from before the spawn, told by the list read then, are never the job's, even when
+// they started in the same 10 ms tick.
+TEST(ProcessTreeFakeProc, OrphanAdoptedBeforeTheFirstSampleIsTheJobsTheWatchersOwnChildIsNot) {
+  FakeProc proc("adopter");
+  constexpr int watcher = 50;
+  FakeProcess job_root = root_process(100);
+  FakeProcess own{300, watcher, root_start, 500, 0, "cpuhog"};      // the watcher's, from before
+  FakeProcess orphan{400, watcher, root_start, 200, 0, "worker"};  // the job's, already re-parented
+  proc.show({job_root, own, orphan});
+  ProcessTreeSampler sampler(proc.root(), root_pid, 50, watcher, {{300, root_start}});
+  sampler.sample(at(0));
+  own.utime += 100;
+  orphan.utime += 100;
+  proc.show({job_root, own, orphan});
+  const ProcessTreeReading reading = sampler.sample(at(1));
+  EXPECT_NE(std::find(reading.pids.begin(), reading.pids.end(), 400), reading.pids.end()) << "the orphan is the job's";
+  EXPECT_EQ(std::find(reading.pids.begin(), reading.pids.end(), 300), reading.pids.end()) << "the watcher's own child is not";
+}
+
 TEST(ProcessTreeFakeProc, ThreadStatesLookedAtBetweenSamplesGiveTheBlockedShare) {
   FakeProc proc("states");
   FakeProcess reader = root_process(100);
@@ -365,6 +387,18 @@ TEST(ProcessTreeFakeProc, ThreadStatesLookedAtBetweenSamplesGiveTheBlockedShare)
   EXPECT_DOUBLE_EQ(sampler.top_threads(1).front().blocked_s, 0.4);
 }
 
+// Shows the thread in each of `states` in turn with one look at each, then leaves it in R for
+// the look of the sample that follows.
+void look_in_turn(FakeProc& proc, ProcessTreeSampler& sampler, FakeProcess& process, std::string_view states) {
+  for (char state : states) {
+    process.state = state;
+    proc.rewrite(process);
+    sampler.look_at_thread_states();
+  }
+  process.state = 'R';
+  proc.rewrite(process);
+}
+
 // A reader that blocks for tens of microseconds per read is seen asleep by few looks, but the
 // scheduler's clock says how long it was off a CPU: every sleep seen was a read, so all of it is.
 TEST(ProcessTreeFakeProc, TimeOffACpuCountsAsBlockedWhenEverySleepSeenWasARead) {
@@ -375,12 +409,7 @@ TEST(ProcessTreeFakeProc, TimeOffACpuCountsAsBlockedWhenEverySleepSeenWasARead) 
   sampler.sample(at(0));
   reader.run_ns = 400'000'000;   // on a CPU 0.4 s
   reader.wait_ns = 100'000'000;  // waiting for one 0.1 s: off a CPU the other 0.5 s
-  reader.state = 'D';
-  proc.rewrite(reader);
-  sampler.look_at_thread_states();  // one look of ten found it blocked
-  reader.state = 'R';
-  proc.rewrite(reader);
-  for (int look = 0; look < 8; ++look) sampler.look_at_thread_states();
+  look_in_turn(proc, sampler, reader, "DRRRRRRRR");  // one look of ten found it blocked
   const ProcessTreeReading reading = sampler.sample(at(1));
   ASSERT_TRUE(reading.job.io_blocked_pct);
   EXPECT_NEAR(*reading.job.io_blocked_pct, 50.0, 1e-9) << "the looks alone would say 10%";
@@ -395,13 +424,7 @@ TEST(ProcessTreeFakeProc, TimeOffACpuIsSplitBetweenReadsAndOtherWaits) {
   ProcessTreeSampler sampler(proc.root(), root_pid, 50);
   sampler.sample(at(0));
   worker.run_ns = 200'000'000;  // off a CPU 0.8 s of the second
-  for (char state : {'D', 'S', 'S', 'S', 'R', 'R', 'R', 'R', 'R'}) {
-    worker.state = state;
-    proc.rewrite(worker);
-    sampler.look_at_thread_states();
-  }
-  worker.state = 'R';
-  proc.rewrite(worker);
+  look_in_turn(proc, sampler, worker, "DSSSRRRRR");
   const ProcessTreeReading reading = sampler.sample(at(1));
   ASSERT_TRUE(reading.job.io_blocked_pct);
   EXPECT_NEAR(*reading.job.io_blocked_pct, 20.0, 1e-9) << "a quarter of 0.8 s";
@@ -415,12 +438,7 @@ TEST(ProcessTreeFakeProc, WithoutSchedstatTheShareOfLooksInDCounts) {
   proc.show({reader});
   ProcessTreeSampler sampler(proc.root(), root_pid, 50);
   sampler.sample(at(0));
-  reader.state = 'D';
-  proc.rewrite(reader);
-  sampler.look_at_thread_states();
-  reader.state = 'R';
-  proc.rewrite(reader);
-  for (int look = 0; look < 8; ++look) sampler.look_at_thread_states();
+  look_in_turn(proc, sampler, reader, "DRRRRRRRR");
   const ProcessTreeReading reading = sampler.sample(at(1));
   ASSERT_TRUE(reading.job.io_blocked_pct);
   EXPECT_NEAR(*reading.job.io_blocked_pct, 10.0, 1e-9);

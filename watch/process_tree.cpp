@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <deque>
 #include <set>
+#include <utility>
 
 #include "core/text_escape.hpp"
 #include "watch/proc_files.hpp"
@@ -137,29 +138,28 @@ std::vector<int> process_tree_pids(const SysfsRoot& root, int root_pid) {
   return tree;
 }
 
-ProcessTreeSampler::ProcessTreeSampler(SysfsRoot root, int root_pid, double busy_demand_pct, int adopter_pid)
+std::vector<ChildProcess> children_of(const SysfsRoot& root, int parent) {
+  std::vector<ChildProcess> children;
+  for (int pid : list_numeric_entries(root, "/proc")) {
+    const auto text = read_proc_file(root, "/proc/" + std::to_string(pid) + "/stat");
+    const auto stat = text ? parse_task_stat(*text) : std::nullopt;
+    if (stat && stat->ppid == parent) children.push_back({pid, stat->starttime});
+  }
+  return children;
+}
+
+ProcessTreeSampler::ProcessTreeSampler(SysfsRoot root, int root_pid, double busy_demand_pct, int adopter_pid,
+                                       const std::vector<ChildProcess>& adopters_own_children)
     : root_(std::move(root)), root_pid_(root_pid), adopter_pid_(adopter_pid), busy_demand_pct_(busy_demand_pct) {
   const long ticks = sysconf(_SC_CLK_TCK);
   ticks_per_s_ = ticks > 0 ? static_cast<double>(ticks) : 100.0;
   process_alive(root_, root_pid_, &root_starttime_);
-  if (adopter_pid_ > 0) remember_adopters_own_children();
-}
-
-// The adopter's children other than the job, as the watch starts: never the job's orphans,
-// however close their start to the job's (a start time counts in clock ticks of 10 ms).
-void ProcessTreeSampler::remember_adopters_own_children() {
-  for (int pid : list_numeric_entries(root_, "/proc")) {
-    if (pid == root_pid_) continue;
-    const auto text = read_proc_file(root_, "/proc/" + std::to_string(pid) + "/stat");
-    const auto stat = text ? parse_task_stat(*text) : std::nullopt;
-    if (stat && stat->ppid == adopter_pid_) parent_of_[pid] = {stat->ppid, stat->starttime, false, false};
+  // Known from the start and never adoptable, however close their start to the job's (a start
+  // time counts in clock ticks of 10 ms); everything else the adopter gets later may be an
+  // orphan of the job.
+  for (const ChildProcess& child : adopters_own_children) {
+    if (child.pid != root_pid_) parent_of_[child.pid] = {adopter_pid_, child.starttime, false, false};
   }
-}
-
-void ProcessTreeSampler::look(ThreadState& state, char task_state) {
-  ++state.looks;
-  if (task_state == 'D') ++state.blocked_looks;
-  if (task_state == 'S') ++state.sleeping_looks;
 }
 
 // A thread's time blocked on I/O in an interval of dt_s, from thread-state looks. With the
@@ -203,9 +203,8 @@ void ProcessTreeSampler::sample_threads(int pid, double dt_s, bool priming, Proc
     state.blkio_ticks = stat->blkio_ticks;
     state.seen = samples_;
     // This sample's own look at the state, with those taken since the last one.
-    look(state, stat->state);
-    const Looks looks{state.looks, state.blocked_looks, state.sleeping_looks};
-    state.looks = state.blocked_looks = state.sleeping_looks = 0;
+    state.looks.count(stat->state);
+    const Looks looks = std::exchange(state.looks, Looks{});
     if (priming || dt_s <= 0) continue;
     const double cpu_s = static_cast<double>(ticks - std::min(ticks, base_ticks)) / ticks_per_s_;
     state.cpu_s += cpu_s;
@@ -457,7 +456,7 @@ void ProcessTreeSampler::look_at_thread_states() {
     if (!text) continue;  // ended: the next sample forgets it
     const std::size_t close = text->rfind(')');
     if (close == std::string::npos || close + 2 >= text->size()) continue;
-    look(state, (*text)[close + 2]);
+    state.looks.count((*text)[close + 2]);
   }
 }
 

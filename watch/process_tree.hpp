@@ -67,18 +67,25 @@ struct ThreadTotal {
 };
 
 // Where the blocked-on-I/O time comes from. Delay accounting counts every tick a thread waits
-// for block I/O; the thread state is a look at D (uninterruptible sleep, which is almost always
-// disk or network-filesystem I/O) at least 10 times a second, a sampled estimate.
+// for block I/O; otherwise the thread's time off a CPU (schedstat) is split by looks at its
+// state at least 10 times a second: D (uninterruptible sleep, which is almost always disk or
+// network-filesystem I/O) against S, a sampled estimate of the split.
 enum class BlockedSource { delay_accounting, thread_states };
 // "delay accounting (delayacct_blkio_ticks)" / "time off a CPU (schedstat) split by thread
 // states ... looked at 10 times a second" / "thread states (D) looked at ..." without schedstat.
 std::string describe(BlockedSource source, double looks_per_s, bool schedstat);
 
-// Looks at one thread's state in one interval: how many, how many found it in D, and in S.
+// Looks at one thread's state in one interval: how many, how many found it in D
+// (uninterruptible: I/O), and in S (waiting for anything else: a queue, a lock, a sleep).
 struct Looks {
   int total = 0;
   int blocked = 0;
   int sleeping = 0;
+  void count(char task_state) {
+    ++total;
+    if (task_state == 'D') ++blocked;
+    if (task_state == 'S') ++sleeping;
+  }
 };
 // Its seconds blocked on I/O in the interval of dt_s: with busy_s (schedstat's on a CPU + waiting
 // for one, in the same interval) the time off a CPU split by the D and S looks; without, the
@@ -104,14 +111,26 @@ struct ProcessTreeReading {
   std::vector<int> pids;  // the tree as found this sample
 };
 
+// A process and its start time (field 22 of stat, ticks after boot), which tells it from a
+// later process given the same pid.
+struct ChildProcess {
+  int pid = 0;
+  std::uint64_t starttime = 0;
+};
+// The children of `parent` now.
+std::vector<ChildProcess> children_of(const SysfsRoot& root, int parent);
+
 class ProcessTreeSampler {
  public:
   using Clock = std::chrono::steady_clock;
 
   // busy_demand_pct: a thread whose demand reaches this share of a core counts as busy.
-  // adopter_pid: a subreaper (the watch that started the job) whose children all belong to the
-  // job: a worker whose parent died is re-parented to it, not to init, and stays in the tree.
-  ProcessTreeSampler(SysfsRoot root, int root_pid, double busy_demand_pct, int adopter_pid = 0);
+  // adopter_pid: a subreaper (the watch that started the job) to which a worker whose parent
+  // died is re-parented instead of init, so it stays in the tree. adopters_own_children: the
+  // adopter's children from before the job started (children_of, read before the spawn: a
+  // double-forked worker can be re-parented before the sampler exists), never the job's.
+  ProcessTreeSampler(SysfsRoot root, int root_pid, double busy_demand_pct, int adopter_pid = 0,
+                     const std::vector<ChildProcess>& adopters_own_children = {});
 
   // The first sample only primes the counters: rates need two.
   ProcessTreeReading sample(Clock::time_point now);
@@ -139,14 +158,11 @@ class ProcessTreeSampler {
     std::uint64_t ticks = 0;
     std::optional<SchedStat> sched;
     std::optional<std::uint64_t> blkio_ticks;
-    int looks = 0;           // state looks since the last sample ...
-    int blocked_looks = 0;   // ... that found it in D (uninterruptible: I/O)
-    int sleeping_looks = 0;  // ... that found it in S (waiting for anything else)
+    Looks looks;  // state looks since the last sample
     double cpu_s = 0;
     double blocked_s = 0;
     std::uint64_t seen = 0;  // the last sample that found it
   };
-  static void look(ThreadState& state, char task_state);
   struct ProcessState {
     int ppid = 0;
     std::string comm;
@@ -192,7 +208,6 @@ class ProcessTreeSampler {
                       std::string& top_blocked);
   std::vector<Member> current_tree();
   std::vector<Member> walk_tree();
-  void remember_adopters_own_children();
   void forget_departed();
   void count_job(const Totals& totals, double dt_s, JobWatch& job);
   static ProcessTotal total_of(int pid, const ProcessState& state);

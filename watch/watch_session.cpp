@@ -173,6 +173,7 @@ struct Job {
   pid_t root = 0;
   std::uint64_t starttime = 0;  // tells the attached process from a later one with its pid
   bool ours = false;
+  std::vector<ChildProcess> watchers_own_children;  // ours from before the command started
   bool ended = false;
   int exit_code = 0;
   Clock::time_point started;
@@ -472,6 +473,7 @@ Job start_job(const WatchConfig& config, const SysfsRoot& root) {
     // Workers that outlive their parent (double-forked, or a launcher that exits) come to the
     // watch instead of init, so they stay in the job's tree; job_over reaps them.
     prctl(PR_SET_CHILD_SUBREAPER, 1);
+    job.watchers_own_children = children_of(root, getpid());
     job.started = Clock::now();
     job.root = spawn_command(config.command);
     job.ours = true;
@@ -606,7 +608,8 @@ WatchOutcome run_watch(const WatchConfig& config, std::ostream& err) {
   report.pid = job.root;
   const DelayAccountingSwitch delay_accounting(root, config.enable_delay_accounting, report);
   const auto start = Clock::now();
-  Samplers samplers{ProcessTreeSampler(root, job.root, busy_thread_demand_pct(), job.ours ? getpid() : 0),
+  Samplers samplers{ProcessTreeSampler(root, job.root, busy_thread_demand_pct(), job.ours ? getpid() : 0,
+                                       job.watchers_own_children),
                     CpuStatsSampler(root),
                     DiskStatsSampler(root),
                     JobDeviceFinder(root),
