@@ -399,50 +399,48 @@ void look_in_turn(FakeProc& proc, ProcessTreeSampler& sampler, FakeProcess& proc
   proc.rewrite(process);
 }
 
+struct OneSecond {
+  double blocked_pct = -1;  // of a core; -1 when none was measured
+  bool schedstat_seen = false;
+};
+
+// One second of a one-thread job: on a CPU run_ns, waiting for one wait_ns, its state looked at
+// once for each letter of `states`. What the sampler makes of its time blocked on I/O.
+OneSecond watch_one_second(const std::string& name, FakeProcess thread, std::uint64_t run_ns,
+                           std::uint64_t wait_ns, std::string_view states) {
+  FakeProc proc(name);
+  proc.show({thread});
+  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
+  sampler.sample(at(0));
+  thread.run_ns += run_ns;
+  thread.wait_ns += wait_ns;
+  look_in_turn(proc, sampler, thread, states);
+  const ProcessTreeReading reading = sampler.sample(at(1));
+  return {reading.job.io_blocked_pct.value_or(-1), sampler.schedstat_seen()};
+}
+
 // A reader that blocks for tens of microseconds per read is seen asleep by few looks, but the
 // scheduler's clock says how long it was off a CPU: every sleep seen was a read, so all of it is.
 TEST(ProcessTreeFakeProc, TimeOffACpuCountsAsBlockedWhenEverySleepSeenWasARead) {
-  FakeProc proc("off-cpu-reads");
-  FakeProcess reader = root_process(100);
-  proc.show({reader});
-  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
-  sampler.sample(at(0));
-  reader.run_ns = 400'000'000;   // on a CPU 0.4 s
-  reader.wait_ns = 100'000'000;  // waiting for one 0.1 s: off a CPU the other 0.5 s
-  look_in_turn(proc, sampler, reader, "DRRRRRRRR");  // one look of ten found it blocked
-  const ProcessTreeReading reading = sampler.sample(at(1));
-  ASSERT_TRUE(reading.job.io_blocked_pct);
-  EXPECT_NEAR(*reading.job.io_blocked_pct, 50.0, 1e-9) << "the looks alone would say 10%";
-  EXPECT_TRUE(sampler.schedstat_seen());
+  // On a CPU 0.4 s, waiting for one 0.1 s, off a CPU the other 0.5 s; one look of ten in D.
+  const OneSecond second = watch_one_second("off-cpu-reads", root_process(100), 400'000'000, 100'000'000, "DRRRRRRRR");
+  EXPECT_NEAR(second.blocked_pct, 50.0, 1e-9) << "the looks alone would say 10%";
+  EXPECT_TRUE(second.schedstat_seen);
 }
 
 // Time off a CPU is split by what the looks found: D is I/O, S is any other wait (a queue, a lock).
 TEST(ProcessTreeFakeProc, TimeOffACpuIsSplitBetweenReadsAndOtherWaits) {
-  FakeProc proc("off-cpu-split");
-  FakeProcess worker = root_process(100);
-  proc.show({worker});
-  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
-  sampler.sample(at(0));
-  worker.run_ns = 200'000'000;  // off a CPU 0.8 s of the second
-  look_in_turn(proc, sampler, worker, "DSSSRRRRR");
-  const ProcessTreeReading reading = sampler.sample(at(1));
-  ASSERT_TRUE(reading.job.io_blocked_pct);
-  EXPECT_NEAR(*reading.job.io_blocked_pct, 20.0, 1e-9) << "a quarter of 0.8 s";
+  const OneSecond second = watch_one_second("off-cpu-split", root_process(100), 200'000'000, 0, "DSSSRRRRR");
+  EXPECT_NEAR(second.blocked_pct, 20.0, 1e-9) << "a quarter of the 0.8 s off a CPU";
 }
 
 // Without schedstat, the share of looks in D is all there is.
 TEST(ProcessTreeFakeProc, WithoutSchedstatTheShareOfLooksInDCounts) {
-  FakeProc proc("no-schedstat");
   FakeProcess reader = root_process(100);
   reader.schedstat = false;
-  proc.show({reader});
-  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
-  sampler.sample(at(0));
-  look_in_turn(proc, sampler, reader, "DRRRRRRRR");
-  const ProcessTreeReading reading = sampler.sample(at(1));
-  ASSERT_TRUE(reading.job.io_blocked_pct);
-  EXPECT_NEAR(*reading.job.io_blocked_pct, 10.0, 1e-9);
-  EXPECT_FALSE(sampler.schedstat_seen());
+  const OneSecond second = watch_one_second("no-schedstat", reader, 0, 0, "DRRRRRRRR");
+  EXPECT_NEAR(second.blocked_pct, 10.0, 1e-9);
+  EXPECT_FALSE(second.schedstat_seen);
   EXPECT_EQ(describe(BlockedSource::thread_states, 10, false), "thread states (D) looked at 10 times a second");
   EXPECT_EQ(describe(BlockedSource::thread_states, 10, true),
             "time off a CPU (schedstat) split by thread states (D: I/O, S: other waits) looked at 10 times a second");
