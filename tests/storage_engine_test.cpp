@@ -4,11 +4,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <thread>
 
 #include "io/storage_run.hpp"
 #include "io/storage_scratch.hpp"
@@ -301,6 +303,37 @@ TEST(StorageUring, RandomReadsAreSubmittedOneByOneAndBatchesTogether) {
   EXPECT_EQ(batched.ops, 200u);
   EXPECT_LE(batched.submit_calls, 200u - 31u) << "the first call alone hands over 32 reads";
   EXPECT_NE(make_reader(true, {32, 4096, false, true, false, true})->description().find("submit=each"), std::string::npos);
+}
+
+// Random reads whose next offset takes 2 ms to choose: with one read per call, each read's
+// latency starts at its own submission, not at the start of the refill up to 31 reads earlier.
+class SlowToChooseWorkload : public RandomWorkload {
+ public:
+  using RandomWorkload::RandomWorkload;
+  bool next(ReadRequest& request) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    return RandomWorkload::next(request);
+  }
+};
+
+TEST(StorageUring, EachReadsLatencyStartsAtItsOwnSubmission) {
+  if (!uring_usable()) GTEST_SKIP() << "io_uring: " << io_uring_unavailable_reason();
+  const fs::path dir = fresh_dir("latency-stamp");
+  write_file(dir / "data.bin", random_bytes(1 << 20, 9));
+  const int fd = open((dir / "data.bin").c_str(), O_RDONLY);  // cached: reads finish in microseconds
+  ASSERT_GE(fd, 0);
+  const auto in_an_hour = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  const PassResult pass =
+      read_once(true, std::make_unique<SlowToChooseWorkload>(fd, 1 << 20, 4096, 32, 3, ReadCheck{}, in_an_hour),
+                {32, 4096, false, true, false, true});
+  close(fd);
+  fs::remove_all(dir);
+  ASSERT_EQ(pass.latencies_ns.size(), 32u);
+  // Completions are seen when the refill ends (as fio sees them when it reaps), so the first
+  // reads carry the refill after them; the last one submitted carries nothing. Stamped at the
+  // refill's start instead, every read would carry the 31 x 2 ms of choosing before the last.
+  const auto fastest = *std::min_element(pass.latencies_ns.begin(), pass.latencies_ns.end());
+  EXPECT_LT(fastest, 30'000'000u) << "a read's latency includes the choosing of the reads before it";
 }
 
 TEST(StorageEngineChoice, ForcedPreadSaysSo) {
