@@ -434,6 +434,23 @@ TEST(ProcessTreeFakeProc, TimeOffACpuIsSplitBetweenReadsAndOtherWaits) {
   EXPECT_NEAR(second.blocked_pct, 20.0, 1e-9) << "a quarter of the 0.8 s off a CPU";
 }
 
+// Few looks an interval can all find a fast reader running: its off-CPU time is then split as
+// its earlier looks split it, not dropped (beside a busy loop, dd showed 0% blocked this way).
+TEST(ProcessTreeFakeProc, AnIntervalWhoseLooksAllFoundItRunningTakesTheEarlierSplit) {
+  FakeProc proc("earlier-split");
+  FakeProcess reader = root_process(100);
+  reader.state = 'R';  // at the first sample too: its only sleeps seen are reads
+  proc.show({reader});
+  ProcessTreeSampler sampler(proc.root(), root_pid, 50);
+  sampler.sample(at(0));
+  reader.run_ns += 400'000'000;
+  look_in_turn(proc, sampler, reader, "DR");
+  EXPECT_NEAR(sampler.sample(at(1)).job.io_blocked_pct.value_or(-1), 60.0, 1e-9);
+  reader.run_ns += 400'000'000;  // off a CPU 0.6 s again, and no look catches it asleep
+  look_in_turn(proc, sampler, reader, "RR");
+  EXPECT_NEAR(sampler.sample(at(2)).job.io_blocked_pct.value_or(-1), 60.0, 1e-9) << "0 before the earlier split counted";
+}
+
 // Without schedstat, the share of looks in D is all there is.
 TEST(ProcessTreeFakeProc, WithoutSchedstatTheShareOfLooksInDCounts) {
   FakeProcess reader = root_process(100);
@@ -447,12 +464,17 @@ TEST(ProcessTreeFakeProc, WithoutSchedstatTheShareOfLooksInDCounts) {
 }
 
 TEST(WatchProcessTree, BlockedSecondsFromLooksAndTheSchedulersClock) {
-  EXPECT_DOUBLE_EQ(blocked_seconds({0, 0, 0}, 0.5, 1.0), 0.0) << "no look: nothing known";
-  EXPECT_DOUBLE_EQ(blocked_seconds({10, 0, 0}, 0.5, 1.0), 0.0) << "never seen asleep";
-  EXPECT_DOUBLE_EQ(blocked_seconds({10, 2, 0}, 0.25, 2.0), 1.75);
-  EXPECT_DOUBLE_EQ(blocked_seconds({10, 1, 3}, 1.2, 2.0), 0.2);
-  EXPECT_DOUBLE_EQ(blocked_seconds({10, 3, 0}, std::nullopt, 2.0), 0.6) << "without schedstat";
-  EXPECT_DOUBLE_EQ(blocked_seconds({4, 4, 0}, 1.5, 1.0), 0.0) << "busy longer than the interval: none off a CPU";
+  const Looks none;
+  EXPECT_DOUBLE_EQ(blocked_seconds({0, 0, 0}, none, 0.5, 1.0), 0.0) << "no look: nothing known";
+  EXPECT_DOUBLE_EQ(blocked_seconds({10, 0, 0}, none, 0.5, 1.0), 0.0) << "never seen asleep";
+  EXPECT_DOUBLE_EQ(blocked_seconds({10, 2, 0}, none, 0.25, 2.0), 1.75);
+  EXPECT_DOUBLE_EQ(blocked_seconds({10, 1, 3}, none, 1.2, 2.0), 0.2);
+  EXPECT_DOUBLE_EQ(blocked_seconds({10, 3, 0}, none, std::nullopt, 2.0), 0.6) << "without schedstat";
+  EXPECT_DOUBLE_EQ(blocked_seconds({4, 4, 0}, none, 1.5, 1.0), 0.0) << "busy longer than the interval: none off a CPU";
+  // Three looks that all found it running: the split of its earlier looks (1 in D, 1 in S).
+  EXPECT_DOUBLE_EQ(blocked_seconds({3, 0, 0}, {20, 1, 1}, 0.4, 1.0), 0.3);
+  EXPECT_DOUBLE_EQ(blocked_seconds({3, 0, 1}, {20, 5, 0}, 0.4, 1.0), 0.0) << "this interval's own split first";
+  EXPECT_DOUBLE_EQ(blocked_seconds({3, 0, 0}, {20, 5, 0}, std::nullopt, 1.0), 0.0) << "without schedstat: its own looks";
 }
 
 TEST(ProcessTreeFakeProc, DelayAccountingCountsEveryBlockedTick) {

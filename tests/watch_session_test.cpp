@@ -164,7 +164,7 @@ std::optional<std::string> file_on_a_disk(const fs::path& file, int mib) {
 TEST(WatchSession, OneDirectReaderWaitsOnStorageLatency) {
   const auto dir = watch_test::scratch("session-latency");
   const fs::path file = dir / "data.bin";
-  const auto disk = file_on_a_disk(file, 128);
+  const auto disk = file_on_a_disk(file, 256);
   if (!disk) {
     fs::remove_all(dir);
     GTEST_SKIP() << dir << " is on no block device (tmpfs, overlay): nothing to read directly";
@@ -172,8 +172,10 @@ TEST(WatchSession, OneDirectReaderWaitsOnStorageLatency) {
   WatchConfig config = config_in(dir, 0.25);
   config.state_looks_per_s = 40;  // 10 looks a sample at this short interval
   // One thread, one 4 KiB O_DIRECT read at a time: each waits for the disk. dd again when it
-  // reaches the end (a fast disk reads the 128 MiB in 2 s), under a shell that only waits for
-  // it: its time off a CPU is a sleep in S, not I/O, and must not count as blocked.
+  // reaches the end (a disk of more than 22k reads a second at one in flight), under a shell
+  // that only waits for it: its time off a CPU is a sleep in S, not I/O, and must not count as
+  // blocked. One dd for the whole run where it can: a new thread's first looks may all find it
+  // running, and until one finds it asleep its time off a CPU is not known to be a read's.
   config.command = {"timeout", "3", "sh", "-c",
                     "while :; do dd if='" + file.string() + "' of=/dev/null bs=4k iflag=direct status=none || exit 3; done"};
   std::ostringstream err;
@@ -204,8 +206,9 @@ TEST(WatchSession, OneDirectReaderWaitsOnStorageLatency) {
   // Each read is in the disk's queue from its submission to its completion, longer than dd
   // sleeps on it: in a VM the submission's exit to the hypervisor and the wake-up count as dd's
   // CPU time (here blocked 42-46% of a core and on a CPU 40-44% with the disk holding a read
-  // 78-80% of the time). Looks at the state alone saw dd in D for 29-44% of the time.
-  EXPECT_GT(*a.job.io_blocked_mean, 40 * it->aqu_median)
+  // 78-80% of the time; beside a busy loop, 31-49%). Looks at the state alone saw dd in D for
+  // 16-44% of the time.
+  EXPECT_GT(*a.job.io_blocked_mean, 30 * it->aqu_median)
       << "dd was seen blocked " << *a.job.io_blocked_mean << "% of a core while " << *disk << " held one of its reads "
       << 100 * it->aqu_median << "% of the time\n" << err.str();
   ASSERT_TRUE(outcome.report.verdict.headline);

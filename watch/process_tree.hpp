@@ -86,11 +86,18 @@ struct Looks {
     if (task_state == 'D') ++blocked;
     if (task_state == 'S') ++sleeping;
   }
+  void add(const Looks& other) {
+    total += other.total;
+    blocked += other.blocked;
+    sleeping += other.sleeping;
+  }
+  int asleep() const { return blocked + sleeping; }
 };
 // Its seconds blocked on I/O in the interval of dt_s: with busy_s (schedstat's on a CPU + waiting
-// for one, in the same interval) the time off a CPU split by the D and S looks; without, the
-// share of looks in D.
-double blocked_seconds(const Looks& looks, std::optional<double> busy_s, double dt_s);
+// for one, in the same interval) the time off a CPU split by the D and S looks of the interval,
+// or by the thread's `earlier` looks when none of this interval's found it asleep; without
+// busy_s, the share of this interval's looks in D.
+double blocked_seconds(const Looks& looks, const Looks& earlier, std::optional<double> busy_s, double dt_s);
 // Whether the kernel counts delays now: /proc/sys/kernel/task_delayacct reads 1. (Kernels
 // before 5.14 have no such switch; there the thread states are used too.)
 bool delay_accounting_on(const SysfsRoot& root);
@@ -158,7 +165,8 @@ class ProcessTreeSampler {
     std::uint64_t ticks = 0;
     std::optional<SchedStat> sched;
     std::optional<std::uint64_t> blkio_ticks;
-    Looks looks;  // state looks since the last sample
+    Looks looks;          // state looks since the last sample
+    Looks earlier_looks;  // all its looks before those
     double cpu_s = 0;
     double blocked_s = 0;
     std::uint64_t seen = 0;  // the last sample that found it
