@@ -239,6 +239,19 @@ TEST(WatchSession, ContentionNamesTheProgramHoldingTheCpus) {
   hogs.clear();
   const WatchReport& r = outcome.report;
   ASSERT_TRUE(r.verdict.headline) << err.str();
+  // The loops must have held the CPUs (about 2/3 of each core here) for there to be contention
+  // to name. On a machine loaded by much else (other busy loops, a parallel ctest) the scheduler
+  // can give the job its core and the loops half a core between them: then there is nothing
+  // planted to find; say so with the figures.
+  double hogs_percent = 0;
+  for (const auto& other : r.analysis.other_processes) {
+    if (other.command == "cpuhog") hogs_percent += other.cpu_percent;
+  }
+  if (hogs_percent < 100 && r.analysis.job.wait_share_median < 0.25) {
+    fs::remove_all(dir);
+    GTEST_SKIP() << "the busy loops held only " << hogs_percent << "% of a core, the job waited "
+                 << 100 * r.analysis.job.wait_share_median << "% of its time\n" << err.str();
+  }
   EXPECT_EQ(r.verdict.headline->rule, "cpu_contention") << rules_fired(r) << err.str();
   std::string figures;
   for (const auto& line : r.verdict.headline->figures) figures += line + "\n";
