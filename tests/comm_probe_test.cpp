@@ -79,21 +79,35 @@ void expect_verified_results(const ProbeRun& r) {
 const std::vector<std::string> kShortSweep = {"--benchmark_format=json", "-b", "8", "-e", "1M", "-f", "32",
                                               "-n", "5", "-w", "1"};
 
-TEST(CommProbe, RunsAndVerifiesOrSkipsWithReason) {
-  if (!fs::exists(probe())) GTEST_SKIP() << "pipecheck-nccl not built";
+// The probe with `flags`, then the short sweep; it must run to its end.
+ProbeRun run_short_sweep(const std::vector<std::string>& flags) {
   std::vector<std::string> argv = {probe()};
+  argv.insert(argv.end(), flags.begin(), flags.end());
   argv.insert(argv.end(), kShortSweep.begin(), kShortSweep.end());
-  const ProbeRun r = run(argv);
-  ASSERT_TRUE(r.process.ok()) << r.process.describe() << "\n" << r.err;
+  ProbeRun r = run(argv);
+  EXPECT_TRUE(r.process.ok()) << r.process.describe() << "\n" << r.err;
+  return r;
+}
+
+// True where this build or machine cannot run NCCL, after checking that the probe said why
+// and measured nothing.
+bool skipped_with_its_reason(const ProbeRun& r) {
   if (!comm_not_built_reason().empty()) {
     EXPECT_NE(r.err.find("skipped: built without NCCL"), std::string::npos) << r.err;
-    return;
+    return true;
   }
   if (cuda_gpus() == 0) {
     EXPECT_NE(r.err.find("skipped: needs a GPU (found 0"), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("\"benchmarks\""), std::string::npos);
-    return;
+    return true;
   }
+  return false;
+}
+
+TEST(CommProbe, RunsAndVerifiesOrSkipsWithReason) {
+  if (!fs::exists(probe())) GTEST_SKIP() << "pipecheck-nccl not built";
+  const ProbeRun r = run_short_sweep({});
+  if (!r.process.ok() || skipped_with_its_reason(r)) return;
   expect_verified_results(r);  // one GPU: a one-rank job, checked all the same
 }
 
@@ -101,18 +115,8 @@ TEST(CommProbe, RunsAndVerifiesOrSkipsWithReason) {
 // is 0 by the formula (broadcast aside), algbw is the figure, and the probe says why.
 TEST(CommProbe, OneGpuRunsEveryCollectiveOnOneRank) {
   if (!fs::exists(probe())) GTEST_SKIP() << "pipecheck-nccl not built";
-  std::vector<std::string> argv = {probe(), "-g", "1"};
-  argv.insert(argv.end(), kShortSweep.begin(), kShortSweep.end());
-  const ProbeRun r = run(argv);
-  ASSERT_TRUE(r.process.ok()) << r.process.describe() << "\n" << r.err;
-  if (!comm_not_built_reason().empty()) {
-    EXPECT_NE(r.err.find("skipped: built without NCCL"), std::string::npos) << r.err;
-    return;
-  }
-  if (cuda_gpus() == 0) {
-    EXPECT_NE(r.err.find("skipped: needs a GPU (found 0"), std::string::npos) << r.err;
-    return;
-  }
+  const ProbeRun r = run_short_sweep({"-g", "1"});
+  if (!r.process.ok() || skipped_with_its_reason(r)) return;
   expect_verified_results(r);
   EXPECT_NE(r.err.find("one rank (nccl-tests -g 1)"), std::string::npos) << r.err;
   const auto doc = nlohmann::json::parse(r.out);

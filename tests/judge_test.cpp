@@ -6,21 +6,17 @@
 
 #include <algorithm>
 
+#include "tests/measurement_records.hpp"
+
 namespace pipecheck {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using testing::contains;
 
 // A measurement already held against a ceiling of `ceiling` in its own unit.
 Measurement judged_against(const std::string& key, const std::string& stage, double median, double ceiling,
                            std::map<std::string, std::string> params, const std::string& unit = "GB/s") {
-  Measurement m;
-  m.key = key;
-  m.stage = stage;
-  m.what = key;
-  m.unit = unit;
-  m.stats = {median, median, median, 5};
-  m.params = std::move(params);
+  Measurement m = testing::measure(key, stage, median, unit, std::move(params));
   if (ceiling > 0) {
     m.ceiling = CeilingResult::known({ceiling, unit, "vendor spec", "test ceiling"});
     m.percent_of_ceiling = 100 * median / ceiling;

@@ -24,32 +24,26 @@ std::string escaped(std::string_view raw, Replacement replacement) {
   return out;
 }
 
+// The markup entities HTML and XML share; the apostrophe is each format's own.
+const char* markup_entity(char c, const char* apostrophe) {
+  switch (c) {
+    case '&': return "&amp;";
+    case '<': return "&lt;";
+    case '>': return "&gt;";
+    case '"': return "&quot;";
+    case '\'': return apostrophe;
+    default: return nullptr;
+  }
+}
+
 }  // namespace
 
 std::string html_escape(std::string_view raw) {
-  return escaped(raw, [](char c) -> const char* {
-    switch (c) {
-      case '&': return "&amp;";
-      case '<': return "&lt;";
-      case '>': return "&gt;";
-      case '"': return "&quot;";
-      case '\'': return "&#39;";
-      default: return nullptr;
-    }
-  });
+  return escaped(raw, [](char c) { return markup_entity(c, "&#39;"); });
 }
 
 std::string xml_escape(std::string_view raw) {
-  return escaped(raw, [](char c) -> const char* {
-    switch (c) {
-      case '&': return "&amp;";
-      case '<': return "&lt;";
-      case '>': return "&gt;";
-      case '"': return "&quot;";
-      case '\'': return "&apos;";
-      default: return nullptr;
-    }
-  });
+  return escaped(raw, [](char c) { return markup_entity(c, "&apos;"); });
 }
 
 std::string markdown_escape(std::string_view raw) {
