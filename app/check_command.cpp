@@ -1,5 +1,5 @@
-// `pipecheck check`: gathers the node's facts (host logic in reports/health_check and
-// reports/expected_machine judges them), prints one line a problem, drains through Slurm.
+// `pipecheck check`: gathers the node's facts (host logic in health/health_check and
+// health/expected_machine judges them), prints one line a problem, drains through Slurm.
 #include "app/check_command.hpp"
 
 #include <syslog.h>
@@ -17,10 +17,10 @@
 #include "inventory/cuda_driver_library.hpp"
 #include "inventory/inventory_collect.hpp"
 #include "inventory/nvml_health.hpp"
-#include "reports/expected_machine.hpp"
-#include "reports/health_check.hpp"
+#include "health/expected_machine.hpp"
+#include "health/health_check.hpp"
 #include "stress/gpu_burn.hpp"
-#include "stress/kernel_xids.hpp"
+#include "telemetry/kernel_xids.hpp"
 #include "stress/stress_run.hpp"
 
 namespace pipecheck {

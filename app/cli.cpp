@@ -26,8 +26,8 @@
 #include "core/outcome.hpp"
 #include "core/text_escape.hpp"
 #include "pipecheck_config.hpp"
-#include "reports/render/inventory_text.hpp"
-#include "reports/render/summary_table.hpp"
+#include "render/inventory_text.hpp"
+#include "render/summary_table.hpp"
 
 namespace pipecheck {
 

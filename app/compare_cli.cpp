@@ -11,11 +11,11 @@
 #include "core/file_io.hpp"
 #include "core/json_text.hpp"
 #include "core/text_escape.hpp"
-#include "reports/baseline.hpp"
-#include "reports/compare.hpp"
-#include "reports/render/compare_text.hpp"
-#include "reports/fleet.hpp"
-#include "reports/render/render_fleet_html.hpp"
+#include "compare/baseline.hpp"
+#include "compare/compare.hpp"
+#include "render/compare_text.hpp"
+#include "compare/fleet.hpp"
+#include "render/render_fleet_html.hpp"
 
 namespace pipecheck {
 

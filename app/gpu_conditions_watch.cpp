@@ -8,7 +8,7 @@
 #include <map>
 
 #include "core/top_processes.hpp"
-#include "stress/throttle_reasons.hpp"
+#include "telemetry/throttle_reasons.hpp"
 
 namespace pipecheck {
 

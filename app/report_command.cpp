@@ -9,9 +9,9 @@
 #include "core/json_field_error.hpp"
 #include "core/json_text.hpp"
 #include "core/text_escape.hpp"
-#include "reports/judge.hpp"
-#include "reports/render/render_files.hpp"
-#include "reports/render/summary_table.hpp"
+#include "judge/judge.hpp"
+#include "render/render_files.hpp"
+#include "render/summary_table.hpp"
 
 namespace pipecheck {
 

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "reports/ceilings.hpp"
-#include "reports/cpu_ceiling.hpp"
+#include "ceilings/ceilings.hpp"
+#include "ceilings/cpu_ceiling.hpp"
 
 namespace pipecheck {
 

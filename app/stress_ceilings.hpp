@@ -1,6 +1,6 @@
 // The ceilings `pipecheck stress` holds its burn rates against, from the judging side: the CPU
-// ceiling (reports/cpu_ceiling) with the sanity bound for when it is unknown, and each GPU's
-// dense GEMM peak for the burn's dtype (reports/ceilings).
+// ceiling (ceilings/cpu_ceiling) with the sanity bound for when it is unknown, and each GPU's
+// dense GEMM peak for the burn's dtype (ceilings/ceilings).
 #pragma once
 
 #include "core/sysfs.hpp"

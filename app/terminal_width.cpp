@@ -7,7 +7,7 @@
 #include <charconv>
 #include <cstring>
 
-#include "reports/render/summary_table.hpp"
+#include "render/summary_table.hpp"
 
 namespace pipecheck {
 

@@ -15,18 +15,18 @@ if(PIPECHECK_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()
 
-# MPI only carries pipecheck-nccl's multi-process/multi-node runs (one rank a GPU under mpirun or
+# MPI only carries pipecheck-comm's multi-process/multi-node runs (one rank a GPU under mpirun or
 # srun); without it the probe still drives every local GPU from one process.
 set(PIPECHECK_HAVE_MPI OFF)
 if(PIPECHECK_WITH_MPI)
   find_package(MPI QUIET COMPONENTS CXX)
   if(MPI_CXX_FOUND)
     set(PIPECHECK_HAVE_MPI ON)
-    message(STATUS "pipecheck: MPI ${MPI_CXX_VERSION} (pipecheck-nccl runs under mpirun/srun)")
+    message(STATUS "pipecheck: MPI ${MPI_CXX_VERSION} (pipecheck-comm runs under mpirun/srun)")
   else()
-    message(STATUS "pipecheck: MPI not found; pipecheck-nccl runs as a single process only "
+    message(STATUS "pipecheck: MPI not found; pipecheck-comm runs as a single process only "
                    "(install libopenmpi-dev and reconfigure for mpirun/srun)")
   endif()
 else()
-  message(STATUS "pipecheck: MPI disabled (-DPIPECHECK_WITH_MPI=OFF); pipecheck-nccl runs as a single process only")
+  message(STATUS "pipecheck: MPI disabled (-DPIPECHECK_WITH_MPI=OFF); pipecheck-comm runs as a single process only")
 endif()

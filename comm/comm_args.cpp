@@ -1,4 +1,4 @@
-// pipecheck-nccl flags: short-flag rewriting and validation.
+// pipecheck-comm flags: short-flag rewriting and validation.
 #include "comm/comm_args.hpp"
 
 #include <algorithm>

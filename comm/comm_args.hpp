@@ -1,4 +1,4 @@
-// The flags of pipecheck-nccl: nccl-tests' own names (long --minbytes ..., and the short -b -e
+// The flags of pipecheck-comm: nccl-tests' own names (long --minbytes ..., and the short -b -e
 // -f -i -n -w -c -d -o -g -T, rewritten to the long ones), validated into CommOptions.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The cases pipecheck-nccl registers (collective x dtype x size) and what each result carries:
+// The cases pipecheck-comm registers (collective x dtype x size) and what each result carries:
 // its stable name and the label parameters the report needs (stage comm, report.hpp's contract).
 #pragma once
 

@@ -1,4 +1,4 @@
-// How pipecheck-nccl was started: alone (one process drives every local GPU) or as one rank of
+// How pipecheck-comm was started: alone (one process drives every local GPU) or as one rank of
 // an MPI job (mpirun, srun), read from the launcher's environment before MPI is touched, and
 // which GPU a rank takes.
 #pragma once

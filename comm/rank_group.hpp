@@ -1,4 +1,4 @@
-// The processes of one pipecheck-nccl job and the little they tell each other: MPI carries only
+// The processes of one pipecheck-comm job and the little they tell each other: MPI carries only
 // the NCCL unique id, each rank's facts at start, and each sample's time, error and wrong count.
 // A single process is a group of one. The MPI seam: rank_group_mpi.cpp with MPI,
 // rank_group_nompi.cpp without; both only in the probe executable (MPI is linked there alone).

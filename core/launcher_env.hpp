@@ -2,7 +2,7 @@
 // probe that inherits them believes it is one rank of the launcher's job: under
 // `srun -N 8 pipecheck run` every host's NCCL probe would wait for seven peers that never come.
 // `pipecheck run` therefore starts its probes without them; a multi-node NCCL run is started
-// on purpose, by launching pipecheck-nccl itself under srun or mpirun.
+// on purpose, by launching pipecheck-comm itself under srun or mpirun.
 #pragma once
 
 #include <string>

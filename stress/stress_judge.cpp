@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "core/outcome.hpp"
-#include "stress/throttle_reasons.hpp"
+#include "telemetry/throttle_reasons.hpp"
 
 namespace pipecheck {
 

@@ -17,14 +17,14 @@
 #include "inventory/nvml_library.hpp"
 #include "stress/cpu_burn.hpp"
 #include "stress/cpu_burn_isa.hpp"
-#include "stress/gpu_telemetry.hpp"
-#include "stress/host_sampler.hpp"
+#include "telemetry/gpu_telemetry.hpp"
+#include "telemetry/host_sampler.hpp"
 #include "stress/stress_judge.hpp"
-#include "stress/stress_progress.hpp"
-#include "stress/telemetry_csv.hpp"
-#include "stress/telemetry_sampler.hpp"
+#include "telemetry/progress_display.hpp"
+#include "telemetry/telemetry_csv.hpp"
+#include "telemetry/telemetry_sampler.hpp"
 #include "stress/watchdog.hpp"
-#include "stress/xid_monitor.hpp"
+#include "telemetry/xid_monitor.hpp"
 
 namespace pipecheck {
 

@@ -76,7 +76,7 @@ struct StressHooks {
   std::function<std::vector<StressGpu>(std::string* why)> discover_gpus;
   std::function<std::unique_ptr<BurnWorker>(const StressGpu&, const StressConfig&)> make_gpu_worker;
   std::function<std::unique_ptr<BurnWorker>(const StressConfig&)> make_cpu_worker;
-  // The ceilings the burn rates are held against. The judging side (reports/) knows them, so
+  // The ceilings the burn rates are held against. The judging side (ceilings/) knows them, so
   // the command sets these (app/stress_ceilings.hpp); unset, the rates are not held against any.
   std::function<CpuBurnCeilings(const CpuBurnPlan&)> cpu_ceiling;
   std::function<CeilingResult(const StressGpu&, BurnDtype)> gpu_ceiling;

@@ -9,7 +9,7 @@
 #include "core/json_records.hpp"
 #include "core/outcome.hpp"
 #include "stress/stress_judge.hpp"
-#include "stress/throttle_reasons.hpp"
+#include "telemetry/throttle_reasons.hpp"
 
 namespace pipecheck {
 

@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/measurement.hpp"
-#include "stress/telemetry_csv.hpp"
-#include "stress/xid_monitor.hpp"
+#include "telemetry/telemetry_csv.hpp"
+#include "telemetry/xid_monitor.hpp"
 
 namespace pipecheck {
 
@@ -70,7 +70,7 @@ struct GpuStressSummary {
   std::string telemetry_error; // NVML's first failure
   std::optional<double> slower_than_median_pct;
   bool slow = false;
-  // The GPU's dense GEMM peak for the burn's dtype (reports/ceilings), and the sustained rate's
+  // The GPU's dense GEMM peak for the burn's dtype (ceilings/ceilings), and the sustained rate's
   // share of it; unknown with the reason for an unknown GPU.
   CeilingResult ceiling;
   std::optional<double> percent_of_ceiling;
@@ -90,7 +90,7 @@ struct CpuStressSummary {
   bool fused = false;
   std::string precision;    // "fp64", "fp32"
   std::optional<double> sustained_gflops;
-  // The CPU ceiling (reports/cpu_ceiling), unknown with the reason (no cpufreq in a VM); the
+  // The CPU ceiling (ceilings/cpu_ceiling), unknown with the reason (no cpufreq in a VM); the
   // sanity bound (cores x 6 GHz x 32 FP64 FLOP/cycle) holds the rate when it is unknown.
   CeilingResult ceiling;
   std::optional<Ceiling> sanity_bound;

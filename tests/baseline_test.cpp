@@ -1,7 +1,7 @@
 // The baseline step of `make bench`: the first run is recorded, later runs are compared to it,
 // and a baseline of another schema version or another machine is refused unless forced. Also
 // reading runs: folders, report.json, baseline.json, and bad input named in one line.
-#include "reports/baseline.hpp"
+#include "compare/baseline.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

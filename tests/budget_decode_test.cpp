@@ -1,7 +1,7 @@
 // The budget's decode stage: each set's rate (baseline, progressive, CMYK) weighted by its files,
 // at the loader's workers; the plain path as the bound, the DCT path beside it; estimates and
 // left-out sets said so.
-#include "reports/budget_decode.hpp"
+#include "budget/budget_decode.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,10 +6,10 @@
 #include <filesystem>
 
 #include "core/file_io.hpp"
-#include "reports/render/burn_rate_lines.hpp"
-#include "reports/render/render_files.hpp"
+#include "render/burn_rate_lines.hpp"
+#include "render/render_files.hpp"
 #include "stress/stress_judge.hpp"
-#include "stress/telemetry_csv.hpp"
+#include "telemetry/telemetry_csv.hpp"
 
 namespace pipecheck {
 namespace {

@@ -1,6 +1,6 @@
 // Tests of the ceilings model against published figures: GEMM, HBM, PCIe, NVLink, disk and DRAM
 // ceilings, their derivation text, and the precise reasons when no ceiling can be known.
-#include "reports/ceilings.hpp"
+#include "ceilings/ceilings.hpp"
 
 #include <gtest/gtest.h>
 

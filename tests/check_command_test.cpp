@@ -14,7 +14,7 @@
 #include "app/slurm_drain.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
-#include "stress/kernel_xids.hpp"
+#include "telemetry/kernel_xids.hpp"
 
 namespace pipecheck {
 namespace {

@@ -227,7 +227,7 @@ TEST(Cli, OnlyTakesCommaSeparatedStages) {
   // Both good names get as far as looking for their probes.
   const fs::path out = fs::temp_directory_path() / ("pipecheck-only-" + std::to_string(getpid()));
   const auto run = run_pipecheck({"run", "--only", "decode,hostmem", "--probe-dir", "/nonexistent", "--out", out.string()});
-  expect_usage_error(run, "probe binary missing: /nonexistent/pipecheck-jpeg");
+  expect_usage_error(run, "probe binary missing: /nonexistent/pipecheck-decode");
   expect_usage_error(run_pipecheck({"run", "--only", "hostmem", "bogus"}), "unknown stage 'bogus'");
   EXPECT_FALSE(fs::exists(out)) << "nothing is written for bad input";
 }

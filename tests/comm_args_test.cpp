@@ -1,4 +1,4 @@
-// pipecheck-nccl's flags: nccl-tests' short flags rewritten, validation with the flag named.
+// pipecheck-comm's flags: nccl-tests' short flags rewritten, validation with the flag named.
 #include "comm/comm_args.hpp"
 
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@ namespace {
 
 ProbeOptions parsed(std::vector<std::string> args, ProbeMode mode = ProbeMode::standard) {
   args = expand_short_flags(args);
-  args.insert(args.begin(), "pipecheck-nccl");
+  args.insert(args.begin(), "pipecheck-comm");
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   int argc = static_cast<int>(argv.size());

@@ -1,4 +1,4 @@
-// The cases pipecheck-nccl registers and the parameters each result carries to the report.
+// The cases pipecheck-comm registers and the parameters each result carries to the report.
 #include "comm/comm_cases.hpp"
 
 #include <gtest/gtest.h>

@@ -1,10 +1,10 @@
 // The ceiling of a collective's bus bandwidth: NVLink when every pair of the job's GPUs shares
 // it, else PCIe, across nodes the network; the derivation names which bounds. Through the report's
-// ceiling rule too, as a pipecheck-nccl result reaches it.
+// ceiling rule too, as a pipecheck-comm result reaches it.
 #include <gtest/gtest.h>
 
-#include "reports/ceilings.hpp"
-#include "reports/report.hpp"
+#include "ceilings/ceilings.hpp"
+#include "report/report.hpp"
 
 namespace pipecheck {
 namespace {
@@ -176,7 +176,7 @@ TEST(CommCeiling, ReportRuleTakesTheJobsGpusAndNodes) {
   EXPECT_TRUE(starts_with(ceiling_for(bus_bandwidth({}), inventory).ceiling->derivation, "PCIe bounds"));
   const auto missing = ceiling_for(bus_bandwidth({{"gpu_bdfs", "0000:17:00.0,0000:99:00.0"}}), inventory);
   EXPECT_EQ(missing.unknown_reason, "unknown: GPU 0000:99:00.0 is not in the inventory");
-  // One rank (pipecheck-nccl -g 1) crosses no link: no ceiling, rather than the GPU's NVLink.
+  // One rank (pipecheck-comm -g 1) crosses no link: no ceiling, rather than the GPU's NVLink.
   const auto one = ceiling_for(bus_bandwidth({{"gpu_bdfs", "0000:17:00.0"}, {"ranks", "1"}}), inventory);
   EXPECT_FALSE(one.ceiling);
   EXPECT_EQ(one.unknown_reason, "none: one rank moves nothing between GPUs");

@@ -1,4 +1,4 @@
-// How pipecheck-nccl was launched (the launchers' environments), which GPU a rank takes, and
+// How pipecheck-comm was launched (the launchers' environments), which GPU a rank takes, and
 // what the other ranks keep of the command line.
 #include "comm/comm_launch.hpp"
 

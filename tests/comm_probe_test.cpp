@@ -1,4 +1,4 @@
-// pipecheck-nccl end to end: a short sweep whose data checks must pass on any GPU (one GPU is a
+// pipecheck-comm end to end: a short sweep whose data checks must pass on any GPU (one GPU is a
 // one-rank job), or its "skipped: needs a GPU" exit 0 elsewhere; a bad flag; and the MPI launch path with
 // `mpirun -np 2` on this machine (rank 0 alone speaks), skipped when mpirun cannot start here.
 #include <gtest/gtest.h>
@@ -51,7 +51,7 @@ ProbeRun run(const std::vector<std::string>& argv) {
   return result;
 }
 
-std::string probe() { return (fs::path(PIPECHECK_BIN_DIR) / "pipecheck-nccl").string(); }
+std::string probe() { return (fs::path(PIPECHECK_BIN_DIR) / "pipecheck-comm").string(); }
 
 int cuda_gpus() { return static_cast<int>(query_cuda_devices().devices.size()); }
 
@@ -105,7 +105,7 @@ bool skipped_with_its_reason(const ProbeRun& r) {
 }
 
 TEST(CommProbe, RunsAndVerifiesOrSkipsWithReason) {
-  if (!fs::exists(probe())) GTEST_SKIP() << "pipecheck-nccl not built";
+  if (!fs::exists(probe())) GTEST_SKIP() << "pipecheck-comm not built";
   const ProbeRun r = run_short_sweep({});
   if (!r.process.ok() || skipped_with_its_reason(r)) return;
   expect_verified_results(r);  // one GPU: a one-rank job, checked all the same
@@ -114,7 +114,7 @@ TEST(CommProbe, RunsAndVerifiesOrSkipsWithReason) {
 // -g 1, as nccl-tests runs on one GPU: every collective on one rank with its data check; busbw
 // is 0 by the formula (broadcast aside), algbw is the figure, and the probe says why.
 TEST(CommProbe, OneGpuRunsEveryCollectiveOnOneRank) {
-  if (!fs::exists(probe())) GTEST_SKIP() << "pipecheck-nccl not built";
+  if (!fs::exists(probe())) GTEST_SKIP() << "pipecheck-comm not built";
   const ProbeRun r = run_short_sweep({"-g", "1"});
   if (!r.process.ok() || skipped_with_its_reason(r)) return;
   expect_verified_results(r);
@@ -138,10 +138,10 @@ TEST(CommProbe, OneGpuRunsEveryCollectiveOnOneRank) {
 }
 
 TEST(CommProbe, BadFlagIsAUsageError) {
-  if (!fs::exists(probe())) GTEST_SKIP() << "pipecheck-nccl not built";
+  if (!fs::exists(probe())) GTEST_SKIP() << "pipecheck-comm not built";
   const ProbeRun r = run({probe(), "-e", "8X"});
   EXPECT_EQ(r.process.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("pipecheck-nccl: --maxbytes '8X'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("pipecheck-comm: --maxbytes '8X'"), std::string::npos) << r.err;
 }
 
 // mpirun as this machine allows it: as root Open MPI needs its two confirmations, and a
@@ -156,7 +156,7 @@ std::vector<std::string> mpirun_argv(int ranks) {
 
 TEST(CommProbe, UnderMpirunRankZeroAloneSpeaks) {
   if (!PIPECHECK_HAVE_MPI || std::string(PIPECHECK_MPIEXEC).empty()) GTEST_SKIP() << "built without MPI";
-  if (!fs::exists(probe())) GTEST_SKIP() << "pipecheck-nccl not built";
+  if (!fs::exists(probe())) GTEST_SKIP() << "pipecheck-comm not built";
   std::vector<std::string> check = mpirun_argv(2);
   check.push_back("true");
   const ProbeRun started = run(check);

@@ -1,15 +1,15 @@
 // Comparing two runs: the noise rule at its boundaries (ranges, repetitions, threshold), the
 // direction of "better" per unit, new / missing keys, and the text and Markdown renderings
 // against a golden file of the recorded runs in tests/data/compare.
-#include "reports/compare.hpp"
+#include "compare/compare.hpp"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
 #include "core/file_io.hpp"
-#include "reports/baseline.hpp"
-#include "reports/render/compare_text.hpp"
+#include "compare/baseline.hpp"
+#include "render/compare_text.hpp"
 
 namespace pipecheck {
 namespace {
@@ -126,7 +126,7 @@ std::vector<double> around(double center, int n, double spread_percent = 1.0) {
 
 Report one_probe(std::vector<Measurement> ms, std::optional<RunConditions> conditions = std::nullopt) {
   Report report;
-  report.probes.push_back({"pipecheck-jpeg", "decode", ProbeStatus::ok, "", 1, std::move(ms), {}});
+  report.probes.push_back({"pipecheck-decode", "decode", ProbeStatus::ok, "", 1, std::move(ms), {}});
   report.probes.back().conditions = conditions;
   return report;
 }

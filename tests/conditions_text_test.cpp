@@ -1,6 +1,6 @@
 // The conditions piece of the terminal summary, Markdown and HTML: one line or row a probe,
 // the quiet check before the run, every machine string escaped, nothing for older reports.
-#include "reports/render/conditions_text.hpp"
+#include "render/conditions_text.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 Report busy_report() {
   Report report;
-  ProbeOutcome probe{"pipecheck-jpeg", "decode", ProbeStatus::ok, "", 30, {}, {}};
+  ProbeOutcome probe{"pipecheck-decode", "decode", ProbeStatus::ok, "", 30, {}, {}};
   RunConditions c;
   c.seconds = 30;
   c.other_cpu_percent = 187.4;
@@ -27,7 +27,7 @@ Report busy_report() {
   c.gpu_clock_events = {"0000:17:00.0: SwThermalSlowdown"};
   probe.conditions = c;
   report.probes.push_back(probe);
-  report.probes.push_back({"pipecheck-gemm", "compute", ProbeStatus::skipped, "skipped", 0, {}, {}});
+  report.probes.push_back({"pipecheck-compute", "compute", ProbeStatus::skipped, "skipped", 0, {}, {}});
   QuietCheck quiet;
   quiet.conditions = c;
   quiet.quiet = false;
@@ -73,7 +73,7 @@ TEST(ConditionsText, MarkdownAndHtmlEscapeMachineStrings) {
 
 TEST(ConditionsText, OlderReportsRenderNothing) {
   Report old;
-  old.probes.push_back({"pipecheck-jpeg", "decode", ProbeStatus::ok, "", 30, {}, {}});
+  old.probes.push_back({"pipecheck-decode", "decode", ProbeStatus::ok, "", 30, {}, {}});
   EXPECT_EQ(render_conditions_summary(old), "");
   EXPECT_EQ(render_conditions_markdown(old), "");
   EXPECT_EQ(render_conditions_html(old), "");

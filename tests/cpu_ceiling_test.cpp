@@ -5,8 +5,8 @@
 
 #include <sstream>
 
-#include "reports/cpu_ceiling.hpp"
-#include "reports/cpu_ceiling_facts.hpp"
+#include "ceilings/cpu_ceiling.hpp"
+#include "ceilings/cpu_ceiling_facts.hpp"
 #include "stress/cpu_burn_isa.hpp"
 
 namespace pipecheck {

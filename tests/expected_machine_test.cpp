@@ -1,6 +1,6 @@
 // The expected machine: --expect files (every key, every bad input named), a baseline read as
 // expectations, and each fact that differs seen as a problem.
-#include "reports/expected_machine.hpp"
+#include "health/expected_machine.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

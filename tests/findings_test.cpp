@@ -1,6 +1,6 @@
 // Findings: each rule fires on the pattern it names, with its figures and evidence, and stays
 // quiet when the figures are healthy.
-#include "reports/findings.hpp"
+#include "judge/findings.hpp"
 
 #include <gtest/gtest.h>
 
@@ -203,12 +203,12 @@ TEST(Findings, DowntrainedGpuLink) {
 
 TEST(Findings, CrashedProbe) {
   Report report;
-  report.probes.push_back({"pipecheck-jpeg", "decode", ProbeStatus::failed, "killed by signal 11 (Segmentation fault)", 1, {}, {}});
-  report.probes.push_back({"pipecheck-gemm", "compute", ProbeStatus::skipped, "skipped: no CUDA device", 0, {}, {}});
+  report.probes.push_back({"pipecheck-decode", "decode", ProbeStatus::failed, "killed by signal 11 (Segmentation fault)", 1, {}, {}});
+  report.probes.push_back({"pipecheck-compute", "compute", ProbeStatus::skipped, "skipped: no CUDA device", 0, {}, {}});
   const auto findings = run_rule("crashed_probe", report);
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].severity, Verdict::fail);
-  EXPECT_TRUE(contains(findings[0].text, "the decode probe (pipecheck-jpeg) failed (killed by signal 11")) << findings[0].text;
+  EXPECT_TRUE(contains(findings[0].text, "the decode probe (pipecheck-decode) failed (killed by signal 11")) << findings[0].text;
   EXPECT_EQ(findings[0].evidence, std::vector<std::string>{"probe/decode"});
 }
 

@@ -1,14 +1,14 @@
 // Fleet comparison on a recorded fleet of 4 hosts with 2 GPUs each (tests/data/compare/fleet):
 // node-c's host memory is slow, node-d's second GPU is slow; node-a's older, slower run and an
 // unfinished run must not count.
-#include "reports/fleet.hpp"
+#include "compare/fleet.hpp"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
 #include "core/errors.hpp"
-#include "reports/render/compare_text.hpp"
+#include "render/compare_text.hpp"
 
 namespace pipecheck {
 namespace {

@@ -1,6 +1,6 @@
 // GEMM verification: storage-format decoding, tolerance per dtype, and the host reference
 // catching a wrong, unwritten or non-finite element.
-#include "kernels/gemm_check.hpp"
+#include "compute/gemm_check.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // GEMM work model: shape parsing and lists, FLOP counting, dtypes, input rotation.
-#include "kernels/gemm_shapes.hpp"
+#include "compute/gemm_shapes.hpp"
 
 #include <gtest/gtest.h>
 

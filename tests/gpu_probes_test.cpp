@@ -73,8 +73,8 @@ struct ProbeCase {
 
 const std::vector<ProbeCase>& gpu_probes() {
   static const std::vector<ProbeCase> probes = {
-      {"pipecheck-gemm", "compute", {"--dtype", "bf16,fp8,fp64", "--shape", "2048x2048x2048"}},
-      {"pipecheck-hbm", "memory", {}},
+      {"pipecheck-compute", "compute", {"--dtype", "bf16,fp8,fp64", "--shape", "2048x2048x2048"}},
+      {"pipecheck-memory", "memory", {}},
       {"pipecheck-pcie", "pcie", {"--benchmark_filter=/(4096|67108864)/"}},
   };
   return probes;
@@ -95,8 +95,8 @@ TEST(GpuProbes, SkipWithReasonWithoutDevice) {
 }
 
 TEST(GpuProbes, BadFlagsAreUsageErrorsOnAnyMachine) {
-  if (!probe_built("pipecheck-gemm")) GTEST_SKIP() << "pipecheck-gemm not built: no CUDA toolkit";
-  const ProbeRun run = run_probe("pipecheck-gemm", {"--shape", "8192x8192"});
+  if (!probe_built("pipecheck-compute")) GTEST_SKIP() << "pipecheck-compute not built: no CUDA toolkit";
+  const ProbeRun run = run_probe("pipecheck-compute", {"--shape", "8192x8192"});
   EXPECT_EQ(run.process.exit_code, 2) << run.process.describe();
   EXPECT_NE(run.err.find("--shape 8192x8192"), std::string::npos) << run.err;
 }

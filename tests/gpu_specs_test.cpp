@@ -1,6 +1,6 @@
 // Tests of the GPU data tables: name-to-SKU matching, GeForce detection, and that each table row
 // agrees with the spec sheet it cites (SMs x clock x FLOP/clk/SM = the published figure).
-#include "reports/gpu_specs.hpp"
+#include "ceilings/gpu_specs.hpp"
 
 #include <gtest/gtest.h>
 

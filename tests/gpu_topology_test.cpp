@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "reports/render/inventory_text.hpp"
+#include "render/inventory_text.hpp"
 
 namespace pipecheck {
 namespace {

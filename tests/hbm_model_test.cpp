@@ -1,6 +1,6 @@
 // HBM work model: bytes moved per op (BabelStream's counting), array sizing, launch geometry
 // and the verification arithmetic.
-#include "kernels/hbm_model.hpp"
+#include "memory/hbm_model.hpp"
 
 #include <gtest/gtest.h>
 

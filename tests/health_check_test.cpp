@@ -1,6 +1,6 @@
 // The rules of `pipecheck check`: each fact that makes a node unhealthy, seen to fail; the exit
 // code under the outcome model; the drain reason Slurm records.
-#include "reports/health_check.hpp"
+#include "health/health_check.hpp"
 
 #include <gtest/gtest.h>
 
@@ -94,7 +94,7 @@ Inventory inventory_with(std::vector<std::string> bdfs) {
   return inventory;
 }
 
-// The judge's verdict (reports/inventory_verdicts): a GPU only the PCI bus lists fails, and it is
+// The judge's verdict (judge/inventory_verdicts): a GPU only the PCI bus lists fails, and it is
 // not counted among the GPUs the driver sees; one reserved for a VM (vfio-pci) is not a fault.
 TEST(HealthCheck, AGpuOnTheBusTheDriverDoesNotSeeFails) {
   Inventory inventory = inventory_with({"0000:17:00.0", "0000:2a:00.0", "0000:3b:00.0"});

@@ -1,6 +1,6 @@
 // The host-memory probe's verifiers: one byte or word corrupted after a correct pass is caught,
 // and the message names its offset and both values.
-#include "pcie/host_memory_verify.hpp"
+#include "hostmem/host_memory_verify.hpp"
 
 #include <gtest/gtest.h>
 

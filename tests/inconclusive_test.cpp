@@ -1,10 +1,10 @@
 // When noise could have produced a verdict: failures under busy conditions and spreads that
 // straddle a threshold are inconclusive with the reason, never fail; a pass stays a pass.
-#include "reports/inconclusive.hpp"
+#include "judge/inconclusive.hpp"
 
 #include <gtest/gtest.h>
 
-#include "reports/judge.hpp"
+#include "judge/judge.hpp"
 
 namespace pipecheck {
 namespace {
@@ -29,7 +29,7 @@ Measurement scaling(double percent, double low, double high) {
 }
 
 ProbeOutcome probe_with(Measurement m, double other_cpu, std::vector<GpuProcess> gpu = {}) {
-  ProbeOutcome probe{"pipecheck-jpeg", m.stage, ProbeStatus::ok, "", 10, {std::move(m)}, {}};
+  ProbeOutcome probe{"pipecheck-decode", m.stage, ProbeStatus::ok, "", 10, {std::move(m)}, {}};
   RunConditions c;
   c.seconds = 10;
   c.other_cpu_percent = other_cpu;
@@ -122,7 +122,7 @@ TEST(Inconclusive, AnotherProcessOnTheGpuOnlyMattersToGpuFigures) {
 }
 
 TEST(Inconclusive, AFailedProbeStaysFailed) {
-  Judgement crashed{"probe/decode", "decode", "pipecheck-jpeg", Verdict::fail, "", "crashed", true};
+  Judgement crashed{"probe/decode", "decode", "pipecheck-decode", Verdict::fail, "", "crashed", true};
   const ProbeOutcome probe = probe_with(scaling(45, 44, 47), 187);
   EXPECT_EQ(judge_under_conditions(crashed, probe, probe.measurements[0], default_profile()).verdict, Verdict::fail);
 }

@@ -8,7 +8,7 @@
 
 #include "inventory/host_inventory.hpp"
 #include "inventory/inventory_collect.hpp"
-#include "reports/inventory_verdicts.hpp"
+#include "judge/inventory_verdicts.hpp"
 
 namespace pipecheck {
 namespace {

@@ -1,9 +1,9 @@
 // A GPU on the bus that the driver does not see, and a process allowed fewer CPUs than the host.
-#include "reports/inventory_verdicts.hpp"
+#include "judge/inventory_verdicts.hpp"
 
 #include <gtest/gtest.h>
 
-#include "reports/judge.hpp"
+#include "judge/judge.hpp"
 
 namespace pipecheck {
 namespace {

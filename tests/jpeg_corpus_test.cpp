@@ -1,6 +1,6 @@
 // The JPEG corpus: dataset walking (sub-directories, a symlink loop), bad files counted and
 // named, progressive detection, subsampling, and the generated photo-like images.
-#include "io/jpeg_corpus.hpp"
+#include "decode/jpeg_corpus.hpp"
 
 #include <gtest/gtest.h>
 #include <turbojpeg.h>
@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 struct ScratchDir {
   fs::path path;
   explicit ScratchDir(const std::string& tag)
-      : path(fs::temp_directory_path() / ("pipecheck-jpegc-" + tag + "-" + std::to_string(getpid()))) {
+      : path(fs::temp_directory_path() / ("pipecheck-decodec-" + tag + "-" + std::to_string(getpid()))) {
     fs::remove_all(path);
     fs::create_directories(path);
   }

@@ -1,6 +1,6 @@
 // CPU decode through TurboJPEG: output matches the source, DCT-scaled sizes, return codes, and
 // the resize (dimensions, constant colour kept, no ringing on a ramp).
-#include "io/jpeg_decoder.hpp"
+#include "decode/jpeg_decoder.hpp"
 
 #include <gtest/gtest.h>
 #include <turbojpeg.h>
@@ -11,7 +11,7 @@
 #include <iterator>
 #include <string>
 
-#include "io/jpeg_corpus.hpp"
+#include "decode/jpeg_corpus.hpp"
 
 namespace pipecheck {
 namespace {

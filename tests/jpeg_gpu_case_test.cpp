@@ -2,14 +2,14 @@
 // the backend falls back from the hardware engine with the reason kept, and the verification
 // accepts a faithful decode and rejects a wrong one. The GPU run itself is checked by the probe
 // test on a machine with a GPU.
-#include "io/jpeg_gpu_case.hpp"
+#include "decode/jpeg_gpu_case.hpp"
 
 #include <gtest/gtest.h>
 #include <turbojpeg.h>
 
 #include <stdexcept>
 
-#include "io/jpeg_nvjpeg.hpp"
+#include "decode/jpeg_nvjpeg.hpp"
 
 namespace pipecheck {
 namespace {

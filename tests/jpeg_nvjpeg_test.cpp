@@ -1,6 +1,6 @@
 // nvJPEG at run time: an absent library or one lacking an entry point is a skip with the reason;
 // status codes are named as nvjpeg.h names them.
-#include "io/jpeg_nvjpeg.hpp"
+#include "decode/jpeg_nvjpeg.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// pipecheck-jpeg run as a child process on small JPEGs: JSON with images_per_second for every
+// pipecheck-decode run as a child process on small JPEGs: JSON with images_per_second for every
 // case, bad files counted and named, bad input as one line and exit code 2.
 #include <gtest/gtest.h>
 #include <turbojpeg.h>
@@ -13,9 +13,9 @@
 #include "core/file_io.hpp"
 #include "core/probe_main.hpp"
 #include "core/process_runner.hpp"
-#include "io/jpeg_corpus.hpp"
-#include "reports/judge.hpp"
-#include "reports/profile.hpp"
+#include "decode/jpeg_corpus.hpp"
+#include "judge/judge.hpp"
+#include "judge/profile.hpp"
 
 namespace pipecheck {
 namespace {
@@ -30,7 +30,7 @@ struct ProbeRun {
 
 ProbeRun run_jpeg_probe(const fs::path& scratch, std::vector<std::string> args) {
   ProcessSpec spec;
-  spec.argv = {std::string(PIPECHECK_BIN_DIR) + "/pipecheck-jpeg", "--benchmark_min_time=0.01",
+  spec.argv = {std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode", "--benchmark_min_time=0.01",
                "--benchmark_format=json", "--pipecheck_repetitions=2"};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.stdout_path = scratch / "out";
@@ -40,7 +40,7 @@ ProbeRun run_jpeg_probe(const fs::path& scratch, std::vector<std::string> args) 
 }
 
 struct Scratch {
-  fs::path path = fs::temp_directory_path() / ("pipecheck-jpegp-" + std::to_string(getpid()));
+  fs::path path = fs::temp_directory_path() / ("pipecheck-decodep-" + std::to_string(getpid()));
   Scratch() {
     fs::remove_all(path);
     fs::create_directories(path / "images/sub");
@@ -64,7 +64,7 @@ const nlohmann::json* find_run(const nlohmann::json& doc, const std::string& nam
 }
 
 TEST(JpegProbe, DatasetRunGivesRatesAndNamesBadFiles) {
-  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-jpeg")) GTEST_SKIP() << "pipecheck-jpeg not built";
+  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode")) GTEST_SKIP() << "pipecheck-decode not built";
   Scratch scratch;
   for (int i = 0; i < 2; ++i) {
     write_bytes(scratch.path / ("images/sub/p" + std::to_string(i) + ".jpg"),
@@ -119,7 +119,7 @@ TEST(JpegProbe, DatasetRunGivesRatesAndNamesBadFiles) {
 // Without nvJPEG (or a GPU) the GPU case is a skip, not a run: no timing, and the driver reads
 // it as a skipped case, so the report says skipped instead of showing a ~1 us "decode".
 TEST(JpegProbe, PlaceholderGpuCaseIsASkipWithNoTiming) {
-  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-jpeg")) GTEST_SKIP() << "pipecheck-jpeg not built";
+  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode")) GTEST_SKIP() << "pipecheck-decode not built";
   Scratch scratch;
   const ProbeRun run = run_jpeg_probe(scratch.path, {"--count", "2", "--size", "160x120", "--threads", "1",
                                                      "--benchmark_filter=decode/(nvjpeg|full/)"});
@@ -137,7 +137,7 @@ TEST(JpegProbe, PlaceholderGpuCaseIsASkipWithNoTiming) {
   ASSERT_EQ(parsed.measurements.size(), 1u);  // the CPU full decode still measured
 
   // The report: decode/nvjpeg judged skipped with its reason, not a case error.
-  ProbeOutcome outcome{"pipecheck-jpeg", "decode", ProbeStatus::ok, "", 1, parsed.measurements, parsed.case_errors,
+  ProbeOutcome outcome{"pipecheck-decode", "decode", ProbeStatus::ok, "", 1, parsed.measurements, parsed.case_errors,
                        parsed.skipped_cases, parsed.wrong_results};
   Report report;
   report.probes.push_back(outcome);
@@ -153,7 +153,7 @@ TEST(JpegProbe, PlaceholderGpuCaseIsASkipWithNoTiming) {
 // A CMYK JPEG in the dataset is an image: its own set with the loader's cases, verified, counted
 // and named, never "corrupt". --workers adds the loader's worker count to the thread counts.
 TEST(JpegProbe, CmykFilesAreTheirOwnSetAndWorkersAreMeasured) {
-  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-jpeg")) GTEST_SKIP() << "pipecheck-jpeg not built";
+  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode")) GTEST_SKIP() << "pipecheck-decode not built";
   Scratch scratch;
   fs::copy_file(fs::path(PIPECHECK_TEST_DATA) / "pillow/cmyk.jpg", scratch.path / "images/sub/cmyk.jpg");
   write_bytes(scratch.path / "images/rgb.jpg", encode_jpeg(make_photo_like_rgb(120, 90, 1), 120, 90, 90, TJSAMP_420, false));
@@ -181,7 +181,7 @@ TEST(JpegProbe, CmykFilesAreTheirOwnSetAndWorkersAreMeasured) {
 }
 
 TEST(JpegProbe, GeneratedCorpusVerifiesAgainstSourcePixels) {
-  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-jpeg")) GTEST_SKIP() << "pipecheck-jpeg not built";
+  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode")) GTEST_SKIP() << "pipecheck-decode not built";
   Scratch scratch;
   const ProbeRun run = run_jpeg_probe(scratch.path, {"--count", "2", "--size", "160x120", "--train-size", "48x40",
                                                      "--threads", "1", "--benchmark_filter=decode/(full|resize|dct_1_2)"});
@@ -198,13 +198,13 @@ TEST(JpegProbe, GeneratedCorpusVerifiesAgainstSourcePixels) {
   // full, resize, resize_plain, dct_1_2, and full, resize, resize_plain of the progressive set
   EXPECT_EQ(cases.size(), 7u);
   EXPECT_EQ(doc["benchmarks"].size(), 14u);  // 2 repetitions each
-  EXPECT_EQ(doc["context"]["executable"], std::string(PIPECHECK_BIN_DIR) + "/pipecheck-jpeg");
+  EXPECT_EQ(doc["context"]["executable"], std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode");
 }
 
 // On a machine with a GPU and libnvjpeg: the GPU case measures and its decode matches
 // TurboJPEG's. Elsewhere it is a skip that says why (checked above).
 TEST(JpegProbe, GpuDecodeMeasuresAndVerifiesWhereNvjpegRuns) {
-  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-jpeg")) GTEST_SKIP() << "pipecheck-jpeg not built";
+  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode")) GTEST_SKIP() << "pipecheck-decode not built";
   Scratch scratch;
   const ProbeRun run = run_jpeg_probe(scratch.path, {"--count", "4", "--size", "640x480", "--gpu-batch", "8",
                                                      "--benchmark_filter=decode/nvjpeg"});
@@ -223,7 +223,7 @@ TEST(JpegProbe, GpuDecodeMeasuresAndVerifiesWhereNvjpegRuns) {
 }
 
 TEST(JpegProbe, BadInputIsOneLineAndExitCode2) {
-  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-jpeg")) GTEST_SKIP() << "pipecheck-jpeg not built";
+  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode")) GTEST_SKIP() << "pipecheck-decode not built";
   Scratch scratch;
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"--images", "/nonexistent/pipecheck-images"}, "/nonexistent/pipecheck-images"},

@@ -1,5 +1,5 @@
 // Thread-scaling arithmetic and the decode probe's flag parsing.
-#include "io/jpeg_scaling.hpp"
+#include "decode/jpeg_scaling.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 
 #include "core/errors.hpp"
 #include "core/measurement.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace pipecheck {
 namespace {
@@ -185,7 +185,7 @@ TEST(ReportJson, RoundTripIsExact) {
   report.mode = "quick";
   ProbeOutcome ok{"pipecheck-hostmem", "hostmem", ProbeStatus::ok, "", 7.5, {sample_measurement()}, {}};
   ProbeOutcome crashed{"pipecheck-x", "x", ProbeStatus::failed, "killed by signal 11", 1.0, {}, {"x/a: e"}};
-  ProbeOutcome skipped{"pipecheck-gemm", "compute", ProbeStatus::skipped, "skipped: no CUDA device", 0.1, {}, {}};
+  ProbeOutcome skipped{"pipecheck-compute", "compute", ProbeStatus::skipped, "skipped: no CUDA device", 0.1, {}, {}};
   report.probes = {ok, crashed, skipped};
   const json first = report_to_json(report);
   const json second = report_to_json(report_from_json(first));

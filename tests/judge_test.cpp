@@ -1,6 +1,6 @@
 // The judge: verdicts at the threshold boundaries, the stage rules that pick the profile key,
 // probe outcomes, inventory facts, and a whole recorded report judged end to end.
-#include "reports/judge.hpp"
+#include "judge/judge.hpp"
 
 #include <gtest/gtest.h>
 
@@ -125,7 +125,7 @@ TEST(JudgeMeasurement, CommSweepJudgedAtItsLargestSizeOnly) {
 }
 
 TEST(JudgeMeasurement, OneRankCommIsNotJudged) {
-  // pipecheck-nccl -g 1: the figure is algbw, with no link between GPUs to hold it against.
+  // pipecheck-comm -g 1: the figure is algbw, with no link between GPUs to hold it against.
   const auto one = judged_against("comm/all_reduce/float/ranks:1/bytes:1073741824", "comm", 1500, 450,
                                   {{"collective", "all_reduce"}, {"dtype", "float"}, {"ranks", "1"}, {"nodes", "1"},
                                    {"bytes", "1073741824"}, {"figure", "algbw"}});
@@ -178,9 +178,9 @@ TEST(JudgeMeasurement, FailedVerificationFailsAFastFigure) {
 
 TEST(JudgeProbes, SkippedFailedAndCaseErrors) {
   Report report;
-  report.probes.push_back({"pipecheck-gemm", "compute", ProbeStatus::skipped, "skipped: no CUDA device", 0, {}, {}});
-  report.probes.push_back({"pipecheck-jpeg", "decode", ProbeStatus::failed, "killed by signal 11 (Segmentation fault)", 2, {}, {}});
-  report.probes.push_back({"pipecheck-nccl", "comm", ProbeStatus::not_built, "not built: no NCCL", 0, {}, {}});
+  report.probes.push_back({"pipecheck-compute", "compute", ProbeStatus::skipped, "skipped: no CUDA device", 0, {}, {}});
+  report.probes.push_back({"pipecheck-decode", "decode", ProbeStatus::failed, "killed by signal 11 (Segmentation fault)", 2, {}, {}});
+  report.probes.push_back({"pipecheck-comm", "comm", ProbeStatus::not_built, "not built: no NCCL", 0, {}, {}});
   report.probes.push_back({"pipecheck-storage", "storage", ProbeStatus::ok, "", 1, {}, {"storage/seq_read/x: O_DIRECT refused"}});
   const auto judgements = judge_measurements(report, {}, default_profile());
   ASSERT_EQ(judgements.size(), 4u);
@@ -201,7 +201,7 @@ TEST(JudgeProbes, SkippedFailedAndCaseErrors) {
 // fails by probe.unverified and says what it caught.
 TEST(JudgeProbes, SkippedCasesAndWrongResults) {
   Report report;
-  ProbeOutcome probe{"pipecheck-jpeg", "decode", ProbeStatus::ok, "", 1, {}, {}};
+  ProbeOutcome probe{"pipecheck-decode", "decode", ProbeStatus::ok, "", 1, {}, {}};
   probe.skipped_cases = {"decode/nvjpeg: no nvJPEG (libnvjpeg.so.13: not found)"};
   report.probes.push_back(probe);
   Judged judged = judge(report, {}, default_profile(), std::nullopt);
@@ -302,7 +302,7 @@ TEST(JudgeReport, RecordedGpuRunEndToEnd) {
   h2d.unit = "GB/s";
   h2d.stats = {45, 44, 46, 5};
   h2d.params = {{"direction", "h2d"}, {"host_memory", "pinned"}, {"numa", "local"}, {"gpu_bdf", "17:00.0"}};
-  report.probes.push_back({"pipecheck-gemm", "compute", ProbeStatus::ok, "", 3, {gemm}, {}});
+  report.probes.push_back({"pipecheck-compute", "compute", ProbeStatus::ok, "", 3, {gemm}, {}});
   report.probes.push_back({"pipecheck-pcie", "pcie", ProbeStatus::ok, "", 3, {h2d}, {}});
   attach_ceilings(report, inventory);
   ASSERT_TRUE(report.probes[0].measurements[0].ceiling.ceiling.has_value())
@@ -335,7 +335,7 @@ Report gemm_report(double tflops) {
   gemm.stats = {tflops, tflops, tflops, 5};
   gemm.params = {{"dtype", "bf16"}, {"gpu", "0"}, {"gpu_bdf", "0000:17:00.0"}};
   Report report;
-  report.probes.push_back({"pipecheck-gemm", "compute", ProbeStatus::ok, "", 3, {gemm}, {}});
+  report.probes.push_back({"pipecheck-compute", "compute", ProbeStatus::ok, "", 3, {gemm}, {}});
   return report;
 }
 

@@ -8,7 +8,7 @@ namespace pipecheck {
 namespace {
 
 TEST(MissingLibrary, ReadsLdSoAndDlerror) {
-  EXPECT_EQ(missing_shared_library("/usr/lib/pipecheck/pipecheck-gemm: error while loading shared libraries: "
+  EXPECT_EQ(missing_shared_library("/usr/lib/pipecheck/pipecheck-compute: error while loading shared libraries: "
                                    "libcublas.so.13: cannot open shared object file: No such file or directory"),
             std::optional<std::string>("libcublas.so.13"));
   EXPECT_EQ(missing_shared_library("libnccl.so.2: cannot open shared object file: No such file or directory"),

@@ -1,6 +1,6 @@
 // NCCL's interface-list syntax (NCCL_IB_HCA, NCCL_SOCKET_IFNAME) and reading it back from the
-// nccl_env text a pipecheck-nccl result carries.
-#include "reports/nccl_port_selection.hpp"
+// nccl_env text a pipecheck-comm result carries.
+#include "ceilings/nccl_port_selection.hpp"
 
 #include <gtest/gtest.h>
 

@@ -36,8 +36,8 @@ for path in ./usr/bin/pipecheck ./usr/lib/pipecheck/pipecheck ./usr/lib/pipechec
             ./usr/share/doc/pipecheck/examples/fleet-run.sh; do
   grep -q " $path\( \|$\)" <<<"$contents" || fail "the package lacks $path"
 done
-if [[ -x "$build/bin/pipecheck-gemm" ]]; then
-  grep -q ' ./usr/lib/pipecheck/pipecheck-gemm$' <<<"$contents" || fail "the package lacks the GPU probes"
+if [[ -x "$build/bin/pipecheck-compute" ]]; then
+  grep -q ' ./usr/lib/pipecheck/pipecheck-compute$' <<<"$contents" || fail "the package lacks the GPU probes"
   grep -q ' ./usr/lib/pipecheck/modules/pipecheck-gpu-burn.so$' <<<"$contents" || fail "the package lacks the GPU burn module"
 fi
 
@@ -92,7 +92,7 @@ import json, os, sys
 report = json.load(open(sys.argv[1]))
 probes = {p["stage"]: p for p in report["probes"]}
 assert probes["hostmem"]["status"] == "ok", probes["hostmem"]
-if os.path.exists(os.path.join(sys.argv[2], "bin", "pipecheck-gemm")):
+if os.path.exists(os.path.join(sys.argv[2], "bin", "pipecheck-compute")):
     gemm = probes["compute"]
     assert gemm["status"] == "skipped", gemm
     assert "libcublas" in gemm["reason"] and "install cuBLAS" in gemm["reason"], gemm["reason"]

@@ -1,7 +1,7 @@
 // Physical ceilings: which bound makes a figure invalid, stage by stage, and where the bound is
 // looser than the ceiling a percentage is taken against (links that train up, vendor clocks,
 // in-network reduction), so that no honest figure is called invalid.
-#include "reports/physical_ceiling.hpp"
+#include "ceilings/physical_ceiling.hpp"
 
 #include <gtest/gtest.h>
 
@@ -141,7 +141,7 @@ TEST(PhysicalCeiling, DecodeHasNone) {
   EXPECT_FALSE(PhysicalCeilings(inventory).of(decode));
 }
 
-// The sanity bound of reports/cpu_ceiling over the inventory's cores, in the figure's unit.
+// The sanity bound of ceilings/cpu_ceiling over the inventory's cores, in the figure's unit.
 TEST(PhysicalCeiling, CpuFlopsAgainstTheSanityBound) {
   Inventory inventory;
   EXPECT_FALSE(PhysicalCeilings(inventory).of(measured("stress", 1, "GFLOP/s", {{"dtype", "fp64"}})))

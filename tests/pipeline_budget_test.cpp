@@ -1,6 +1,6 @@
 // The pipeline budget: each stage's samples/s arithmetic, the decode stage's dataset mix at the
 // loader's workers, storage from the dataset's own cold reads, and the stage named as the bound.
-#include "reports/pipeline_budget.hpp"
+#include "budget/pipeline_budget.hpp"
 
 #include <gtest/gtest.h>
 
@@ -27,7 +27,7 @@ Report machine(double rand_gbps = 0.4) {
                             measure("storage/seq_read/scratch", "storage", 0.2, "GB/s",
                                     {{"pattern", "seq_read"}, {"device", "sda"}, {"target", "scratch_file"}})},
                            {}});
-  report.probes.push_back({"pipecheck-jpeg", "decode", ProbeStatus::ok, "", 1,
+  report.probes.push_back({"pipecheck-decode", "decode", ProbeStatus::ok, "", 1,
                            {decode_case("resize_plain", "baseline", 4, 400), decode_case("resize_plain", "baseline", 8, 700),
                             decode_case("resize", "baseline", 4, 600), decode_case("resize", "baseline", 8, 1000),
                             decode_case("full", "baseline", 8, 1500)},

@@ -15,8 +15,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kProbes[] = {"pipecheck-storage", "pipecheck-jpeg", "pipecheck-hostmem", "pipecheck-pcie",
-                               "pipecheck-hbm",     "pipecheck-gemm", "pipecheck-nccl"};
+const char* const kProbes[] = {"pipecheck-storage", "pipecheck-decode", "pipecheck-hostmem", "pipecheck-pcie",
+                               "pipecheck-memory",     "pipecheck-compute", "pipecheck-comm"};
 
 struct ProbeRun {
   ProcessResult process;
@@ -85,7 +85,7 @@ TEST(ProbeFlagsEveryProbe, HelpListsPipecheckFlagsBesideGoogleBenchmarks) {
     EXPECT_NE(storage.find(flag), std::string::npos) << flag << " missing from:\n" << storage;
   }
   EXPECT_NE(run_probe("pipecheck-hostmem", {"--help"}).out.find("--pipecheck_buffer_mib=N"), std::string::npos);
-  EXPECT_NE(run_probe("pipecheck-jpeg", {"--help"}).out.find("--images DIR"), std::string::npos);
+  EXPECT_NE(run_probe("pipecheck-decode", {"--help"}).out.find("--images DIR"), std::string::npos);
 }
 
 TEST(ProbeFlagsEveryProbe, EveryNumberFlagRefusesBadAndHugeValues) {
@@ -121,11 +121,11 @@ TEST(ProbeFlagsEveryProbe, TyposNameTheNearestFlag) {
   }
   expect_usage_error("pipecheck-hostmem", "--pipecheck_bufer_mib=64", "did you mean --pipecheck_buffer_mib?");
   expect_usage_error("pipecheck-storage", "--qdd=4", "did you mean --qd?");
-  expect_usage_error("pipecheck-jpeg", "--image=/tmp", "did you mean --images?");
+  expect_usage_error("pipecheck-decode", "--image=/tmp", "did you mean --images?");
 }
 
 TEST(ProbeFlagsEveryProbe, GpuProbesRefuseABadGpuListWithoutADevice) {
-  for (const char* probe : {"pipecheck-pcie", "pipecheck-hbm", "pipecheck-gemm", "pipecheck-nccl"}) {
+  for (const char* probe : {"pipecheck-pcie", "pipecheck-memory", "pipecheck-compute", "pipecheck-comm"}) {
     if (!built(probe)) continue;
     expect_usage_error(probe, "--gpus=abc", "--gpus=abc");
     expect_usage_error(probe, "--gpus=0,0", "named twice");

@@ -1,6 +1,6 @@
 // The acceptance profile: the shipped one parses and documents every key; a user's file
 // overlays it; typos and bad values are errors that name the file, the line and the key.
-#include "reports/profile.hpp"
+#include "judge/profile.hpp"
 
 #include <gtest/gtest.h>
 

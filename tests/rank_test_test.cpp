@@ -1,6 +1,6 @@
 // Mann-Whitney U (exact, with ties) checked against a brute-force count of every way the pooled
 // values could have been split, and Benjamini-Hochberg against a worked example.
-#include "reports/rank_test.hpp"
+#include "compare/rank_test.hpp"
 
 #include <gtest/gtest.h>
 

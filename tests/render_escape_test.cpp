@@ -5,12 +5,12 @@
 #include <regex>
 #include <sstream>
 
-#include "reports/render/escape.hpp"
-#include "reports/render/render_html.hpp"
-#include "reports/render/render_junit.hpp"
-#include "reports/render/render_markdown.hpp"
-#include "reports/render/render_prometheus.hpp"
-#include "reports/render/summary_table.hpp"
+#include "render/escape.hpp"
+#include "render/render_html.hpp"
+#include "render/render_junit.hpp"
+#include "render/render_markdown.hpp"
+#include "render/render_prometheus.hpp"
+#include "render/summary_table.hpp"
 
 namespace pipecheck {
 namespace {
@@ -52,7 +52,7 @@ Hostile hostile() {
   storage.measurements.push_back(m);
   h.report.probes.push_back(storage);
   ProbeOutcome failed;
-  failed.probe = "pipecheck-gemm";
+  failed.probe = "pipecheck-compute";
   failed.stage = "compute";
   failed.status = ProbeStatus::failed;
   failed.reason = "crashed reading " + kFile;

@@ -1,6 +1,6 @@
 // The fleet page from the recorded fleet (tests/data/compare/fleet): one row a host, one column a
 // stage, outliers marked in their cells; record text escaped.
-#include "reports/render/render_fleet_html.hpp"
+#include "render/render_fleet_html.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,11 +2,11 @@
 // PIPECHECK_UPDATE_GOLDEN=1 rewrites them after an intended change; review the diff.
 #include <gtest/gtest.h>
 
-#include "reports/render/render_html.hpp"
-#include "reports/render/render_junit.hpp"
-#include "reports/render/render_markdown.hpp"
-#include "reports/render/render_prometheus.hpp"
-#include "reports/render/summary_table.hpp"
+#include "render/render_html.hpp"
+#include "render/render_junit.hpp"
+#include "render/render_markdown.hpp"
+#include "render/render_prometheus.hpp"
+#include "render/summary_table.hpp"
 #include "tests/render_test_data.hpp"
 
 namespace pipecheck {

@@ -1,10 +1,10 @@
 // report.html from the recorded GPU run: self-contained (no script, nothing from the network),
 // every section the issue asks for, the charts drawn from the right measurements.
-#include "reports/render/render_html.hpp"
+#include "render/render_html.hpp"
 
 #include <gtest/gtest.h>
 
-#include "reports/render/svg_chart.hpp"
+#include "render/svg_chart.hpp"
 #include "tests/render_test_data.hpp"
 
 namespace pipecheck {

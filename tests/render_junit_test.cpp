@@ -1,6 +1,6 @@
 // JUnit XML: one testcase per verdict, failures and skips counted right on every level, warn
 // and info passing with their explanation in system-out.
-#include "reports/render/render_junit.hpp"
+#include "render/render_junit.hpp"
 
 #include <gtest/gtest.h>
 

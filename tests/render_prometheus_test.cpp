@@ -2,7 +2,7 @@
 // Prometheus client library's parser with the naming rules in tests/check_prometheus.py), one
 // family per quantity in base units, dimensions as labels, GPU series labelled as dcgm-exporter
 // does, what is unknown left out instead of written as NaN, and the textfile written atomically.
-#include "reports/render/render_prometheus.hpp"
+#include "render/render_prometheus.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
-#include "reports/render/render_files.hpp"
+#include "render/render_files.hpp"
 #include "tests/render_test_data.hpp"
 #include "tests/tool_runner.hpp"
 

@@ -1,6 +1,6 @@
 // What the renderers share: ceiling notes that name their basis once, cells that say each
 // clause once.
-#include "reports/render/render_support.hpp"
+#include "render/render_support.hpp"
 
 #include <gtest/gtest.h>
 

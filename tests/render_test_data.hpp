@@ -11,8 +11,8 @@
 
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
-#include "reports/render/render_support.hpp"
-#include "reports/report.hpp"
+#include "render/render_support.hpp"
+#include "report/report.hpp"
 
 namespace pipecheck::testing {
 

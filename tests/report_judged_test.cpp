@@ -2,7 +2,7 @@
 // and a report written before the judge existed still reads.
 #include <gtest/gtest.h>
 
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace pipecheck {
 namespace {
@@ -19,7 +19,7 @@ Report judged_report() {
   report.probes.push_back({"pipecheck-pcie", "pcie", ProbeStatus::ok, "", 2, {m}, {}});
   report.judged.judgements.push_back({"pcie/h2d/pinned/gpu0", "pcie", "pinned H2D", Verdict::fail,
                                       "pcie.pinned_h2d_min_percent = 80", "45.0 GB/s is 71.4% of 63.0 GB/s (link)"});
-  report.judged.judgements.push_back({"probe/compute", "compute", "pipecheck-gemm", Verdict::skipped, "", "skipped: no CUDA device"});
+  report.judged.judgements.push_back({"probe/compute", "compute", "pipecheck-compute", Verdict::skipped, "", "skipped: no CUDA device"});
   report.judged.findings.push_back({Verdict::warn, "pcie", "pageable H2D reaches 9.00 GB/s against 45.0 GB/s pinned",
                                     {"pcie/h2d/pageable/gpu0", "pcie/h2d/pinned/gpu0"}});
   PipelineBudget budget;

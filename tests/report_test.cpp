@@ -1,6 +1,6 @@
 // Attaching ceilings: the stage finds its ceiling in the inventory; % of ceiling only when the
 // units agree; unknown stays unknown with its reason.
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 #include <gtest/gtest.h>
 
@@ -76,7 +76,7 @@ Measurement decode_measurement(int threads, double rate) {
 
 TEST(AttachCeilings, DecodeScalingIsHeldAgainstOneThread) {
   Report report;
-  report.probes.push_back({"pipecheck-jpeg", "decode", ProbeStatus::ok, "", 1,
+  report.probes.push_back({"pipecheck-decode", "decode", ProbeStatus::ok, "", 1,
                            {decode_measurement(1, 100), decode_measurement(4, 300)}, {}});
   attach_ceilings(report, Inventory{});
   const auto& one = report.probes[0].measurements[0];

@@ -14,7 +14,7 @@
 
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace pipecheck {
 namespace {
@@ -323,14 +323,14 @@ TEST(OutcomeOfProcess, LoaderFailureIsASkipOnlyForExit127WithoutOutput) {
   ProcessResult loader;
   loader.ending = ProcessResult::Ending::exited;
   loader.exit_code = 127;
-  const ProbeEntry probe{"nccl", "pipecheck-nccl", false, ""};
+  const ProbeEntry probe{"nccl", "pipecheck-comm", false, ""};
   const std::string text =
-      "pipecheck-nccl: error while loading shared libraries: libnccl.so.2: cannot open shared object file: "
+      "pipecheck-comm: error while loading shared libraries: libnccl.so.2: cannot open shared object file: "
       "No such file or directory\n";
   const ProbeOutcome skipped = outcome_of_process(probe, loader, "", text);
   EXPECT_EQ(skipped.status, ProbeStatus::skipped);
   EXPECT_NE(skipped.reason.find("libnccl.so.2 not found: install NCCL"), std::string::npos) << skipped.reason;
-  EXPECT_EQ(outcome_of_process(probe, loader, "", "pipecheck-nccl: some other failure\n").status, ProbeStatus::failed);
+  EXPECT_EQ(outcome_of_process(probe, loader, "", "pipecheck-comm: some other failure\n").status, ProbeStatus::failed);
   ProcessResult other = loader;
   other.exit_code = 3;
   EXPECT_EQ(outcome_of_process(probe, other, "", text).status, ProbeStatus::failed);
@@ -355,7 +355,7 @@ TEST(OutcomeOfProcess, SkippedCasesAndWrongResultsAreNotCaseErrors) {
   ProcessResult exited;
   exited.ending = ProcessResult::Ending::exited;
   exited.exit_code = 0;
-  const ProbeEntry probe{"pipecheck-jpeg", "decode", false, ""};
+  const ProbeEntry probe{"pipecheck-decode", "decode", false, ""};
   const std::string only_skipped = R"json({"benchmarks": [
     {"name": "decode/nvjpeg/iterations:1", "run_type": "iteration", "error_occurred": true,
      "error_message": "skipped: no nvJPEG (libnvjpeg.so.13: cannot open)"}]})json";

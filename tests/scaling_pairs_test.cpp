@@ -1,6 +1,6 @@
 // Thread scaling taken pair by pair over interleaved repetitions, and the % of ceiling with its
 // spread for every other figure.
-#include "reports/scaling_pairs.hpp"
+#include "ceilings/scaling_pairs.hpp"
 
 #include <gtest/gtest.h>
 

@@ -12,9 +12,9 @@
 #include <random>
 #include <thread>
 
-#include "io/storage_run.hpp"
-#include "io/storage_scratch.hpp"
-#include "io/storage_workloads.hpp"
+#include "storage/storage_run.hpp"
+#include "storage/storage_scratch.hpp"
+#include "storage/storage_workloads.hpp"
 
 namespace pipecheck {
 namespace {

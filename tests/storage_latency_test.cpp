@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <random>
 
-#include "io/storage_latency.hpp"
+#include "storage/storage_latency.hpp"
 
 namespace pipecheck {
 namespace {

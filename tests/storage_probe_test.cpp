@@ -23,7 +23,7 @@
 #include "core/benchmark_json.hpp"
 #include "core/probe_main.hpp"
 #include "core/process_runner.hpp"
-#include "io/storage_target.hpp"
+#include "storage/storage_target.hpp"
 
 namespace pipecheck {
 namespace {

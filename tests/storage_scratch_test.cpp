@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
-#include "io/storage_scratch.hpp"
+#include "storage/storage_scratch.hpp"
 
 namespace pipecheck {
 namespace {

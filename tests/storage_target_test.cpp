@@ -10,7 +10,7 @@
 
 #include "core/errors.hpp"
 #include "as_nobody.hpp"
-#include "io/storage_target.hpp"
+#include "storage/storage_target.hpp"
 
 namespace pipecheck {
 namespace {

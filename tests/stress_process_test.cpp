@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/file_io.hpp"
-#include "stress/telemetry_csv.hpp"
+#include "telemetry/telemetry_csv.hpp"
 
 extern char** environ;
 

@@ -10,7 +10,7 @@
 #include "stress/load_profile.hpp"
 #include "stress/stress_judge.hpp"
 #include "stress/stress_summary.hpp"
-#include "stress/throttle_reasons.hpp"
+#include "telemetry/throttle_reasons.hpp"
 #include "stress/verify_rule.hpp"
 
 namespace pipecheck {

@@ -18,7 +18,7 @@
 #include "core/file_io.hpp"
 #include "stress/cpu_burn_isa.hpp"
 #include "stress/stress_run.hpp"
-#include "stress/telemetry_csv.hpp"
+#include "telemetry/telemetry_csv.hpp"
 #include "stress/watchdog.hpp"
 
 namespace pipecheck {

@@ -14,10 +14,10 @@
 #include <thread>
 
 #include "core/file_io.hpp"
-#include "stress/host_sampler.hpp"
+#include "telemetry/host_sampler.hpp"
 #include "stress/stress_run.hpp"
-#include "stress/telemetry_csv.hpp"
-#include "stress/xid_monitor.hpp"
+#include "telemetry/telemetry_csv.hpp"
+#include "telemetry/xid_monitor.hpp"
 
 extern char** environ;
 

@@ -1,7 +1,7 @@
 // The terminal summary: golden files rendered from recorded reports (set PIPECHECK_UPDATE_GOLDEN=1
 // to rewrite them after an intended change, then review the diff), the table fitted to the width
 // it is given with nothing cut, the verdict column, findings and the overall verdict.
-#include "reports/render/summary_table.hpp"
+#include "render/summary_table.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "core/file_io.hpp"
-#include "reports/render/render_support.hpp"
-#include "reports/render/text_wrap.hpp"
+#include "render/render_support.hpp"
+#include "render/text_wrap.hpp"
 #include "tests/render_test_data.hpp"
 
 namespace pipecheck {

@@ -1,6 +1,6 @@
 // SVG labels laid out by estimated rendered width: wide letters take more room than narrow ones,
 // lines never exceed their room, nothing is dropped.
-#include "reports/render/svg_text.hpp"
+#include "render/svg_text.hpp"
 
 #include <gtest/gtest.h>
 

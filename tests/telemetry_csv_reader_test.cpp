@@ -1,6 +1,6 @@
 // Reading a stress telemetry.csv: empty cells stay unknown, a row cut by kill -9 is dropped
 // (never a crash), a malformed row is left out with a note, a missing column is an error.
-#include "reports/render/telemetry_csv_reader.hpp"
+#include "telemetry/telemetry_csv_reader.hpp"
 
 #include <gtest/gtest.h>
 

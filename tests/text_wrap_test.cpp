@@ -1,5 +1,5 @@
 // Terminal text layout: widths in characters on screen, wrapping that keeps every character.
-#include "reports/render/text_wrap.hpp"
+#include "render/text_wrap.hpp"
 
 #include <gtest/gtest.h>
 

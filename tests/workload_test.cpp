@@ -1,5 +1,5 @@
 // --workload parsing: every key, size suffixes, and errors that name the key and what is wrong.
-#include "reports/workload.hpp"
+#include "budget/workload.hpp"
 
 #include <gtest/gtest.h>
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "inventory/nvml_library.hpp"
-#include "stress/gpu_telemetry.hpp"
+#include "telemetry/gpu_telemetry.hpp"
 #include "watch/watch_sample.hpp"
 
 namespace pipecheck {

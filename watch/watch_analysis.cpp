@@ -5,8 +5,8 @@
 #include <map>
 #include <set>
 
-#include "reports/figure_text.hpp"
-#include "stress/throttle_reasons.hpp"
+#include "core/figure_text.hpp"
+#include "telemetry/throttle_reasons.hpp"
 
 namespace pipecheck {
 

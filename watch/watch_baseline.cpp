@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "inventory/gpu_inventory.hpp"
-#include "reports/baseline.hpp"
-#include "reports/figure_text.hpp"
+#include "compare/baseline.hpp"
+#include "core/figure_text.hpp"
 
 namespace pipecheck {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "reports/report.hpp"
+#include "report/report.hpp"
 
 namespace pipecheck {
 

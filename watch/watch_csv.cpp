@@ -9,7 +9,7 @@
 #include "core/append_log.hpp"
 #include "core/csv_field.hpp"
 #include "core/errors.hpp"
-#include "stress/throttle_reasons.hpp"
+#include "telemetry/throttle_reasons.hpp"
 
 namespace pipecheck {
 

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "reports/figure_text.hpp"
-#include "stress/stress_progress.hpp"
-#include "stress/throttle_reasons.hpp"
+#include "core/figure_text.hpp"
+#include "telemetry/progress_display.hpp"
+#include "telemetry/throttle_reasons.hpp"
 
 namespace pipecheck {
 

@@ -6,10 +6,10 @@
 #include <map>
 #include <sstream>
 
-#include "reports/render/escape.hpp"
-#include "reports/figure_text.hpp"
-#include "reports/render/svg_chart.hpp"
-#include "stress/stress_progress.hpp"
+#include "render/escape.hpp"
+#include "core/figure_text.hpp"
+#include "render/svg_chart.hpp"
+#include "telemetry/progress_display.hpp"
 
 namespace pipecheck {
 

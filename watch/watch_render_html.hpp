@@ -1,4 +1,4 @@
-// watch.html: one self-contained page (inline CSS and SVG through reports/render/svg_chart, no scripts,
+// watch.html: one self-contained page (inline CSS and SVG through render/svg_chart, no scripts,
 // no network): the verdict with its figures, the observed rates against the measured ceilings,
 // the time series (GPU utilization and power, PCIe, the job's CPU, the host, the disks) with the
 // periodic idle shaded, and the processes and threads that used the CPU. Every string from the

@@ -3,8 +3,8 @@
 
 #include <sstream>
 
-#include "reports/figure_text.hpp"
-#include "stress/stress_progress.hpp"
+#include "core/figure_text.hpp"
+#include "telemetry/progress_display.hpp"
 
 namespace pipecheck {
 

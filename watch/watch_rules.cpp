@@ -32,8 +32,8 @@
 #include <cstdio>
 #include <sstream>
 
-#include "reports/figure_text.hpp"
-#include "reports/render/svg_chart.hpp"
+#include "core/figure_text.hpp"
+#include "render/svg_chart.hpp"
 
 namespace pipecheck {
 

@@ -1,0 +1,203 @@
+// pipecheck-hostmem: host memory bandwidth (memcpy, read, write), one thread and all cores, on
+// buffers well beyond the last-level cache. It bounds pageable host-to-device copies, which the
+// driver stages through a memcpy into pinned memory, hence its place in pcie/.
+#include <benchmark/benchmark.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <set>
+#include <thread>
+
+#include "core/cpu_allowance.hpp"
+#include "core/case_messages.hpp"
+#include "core/errors.hpp"
+#include "core/probe_main.hpp"
+#include "core/sysfs.hpp"
+#include "hostmem/host_memory_verify.hpp"
+
+namespace pipecheck {
+namespace {
+
+constexpr std::size_t kMiB = 1024 * 1024;
+constexpr std::size_t kPage = 2 * kMiB;  // huge-page alignment where THP is on
+
+// The work model: how many bytes each operation moves per byte of its buffer, counted as
+// BabelStream counts them (a copy reads and writes, so it moves two).
+struct Operation {
+  const char* name;
+  int bytes_moved_per_byte;
+  int arrays;
+};
+constexpr Operation kOperations[] = {
+    {"memcpy", 2, 2},
+    {"read", 1, 1},
+    {"write", 1, 1},
+};
+
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+using Buffer = std::unique_ptr<std::uint64_t[], FreeDeleter>;
+
+// Allocated in the thread that uses it, and touched, so pages sit on that thread's NUMA node
+// and page faults stay out of the timed region. Its words count from `seed` (the read check).
+Buffer make_buffer(std::size_t bytes, std::uint64_t seed) {
+  void* memory = std::aligned_alloc(kPage, (bytes + kPage - 1) / kPage * kPage);
+  if (memory == nullptr) return nullptr;
+  madvise(memory, bytes, MADV_HUGEPAGE);
+  auto* words = static_cast<std::uint64_t*>(memory);
+  fill_counting_words(words, bytes / 8, seed);
+  return Buffer(words);
+}
+
+// Eight independent sums so the loop vectorizes and the loads, not the adds, set the pace.
+std::uint64_t sum_words(const std::uint64_t* words, std::size_t count) {
+  std::uint64_t lanes[8] = {};
+  std::size_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    for (int lane = 0; lane < 8; ++lane) lanes[lane] += words[i + lane];
+  }
+  std::uint64_t total = 0;
+  for (; i < count; ++i) total += words[i];
+  for (auto lane : lanes) total += lane;
+  return total;
+}
+
+void run_operation(benchmark::State& state, const Operation& op, std::size_t total_bytes) {
+  const auto threads = static_cast<std::size_t>(state.threads());
+  const std::size_t slice = std::max<std::size_t>(total_bytes / threads / 64 * 64, 64);
+  const std::uint64_t seed = 0x9e3779b97f4a7c15ULL * (state.thread_index() + 1);
+  Buffer source = make_buffer(slice, seed);
+  Buffer target = op.arrays == 2 ? make_buffer(slice, 0) : nullptr;
+  if (!source || (op.arrays == 2 && !target)) {
+    state.SkipWithError("aligned_alloc failed: not enough host memory for the buffer");
+    return;
+  }
+  const std::string name = op.name;
+  std::uint64_t last_sum = 0;
+  unsigned char fill = 0;
+  for (auto _ : state) {
+    if (name == "memcpy") {
+      std::memcpy(target.get(), source.get(), slice);
+      benchmark::ClobberMemory();
+    } else if (name == "read") {
+      last_sum = sum_words(source.get(), slice / 8);
+      benchmark::DoNotOptimize(last_sum);
+    } else {
+      fill = static_cast<unsigned char>(fill + 1);
+      std::memset(source.get(), fill, slice);
+      benchmark::ClobberMemory();
+    }
+  }
+  // Correctness beside speed: the last pass must have done what it claims, every element of it
+  // (hostmem/host_memory_verify), outside the timed loop.
+  const auto* source_bytes = reinterpret_cast<const unsigned char*>(source.get());
+  std::string wrong;
+  if (name == "memcpy") wrong = verify_memcpy(reinterpret_cast<const unsigned char*>(target.get()), source_bytes, slice);
+  if (name == "read") wrong = verify_read(source.get(), slice / 8, seed, last_sum);
+  if (name == "write") wrong = verify_fill(source_bytes, slice, fill);
+  const bool correct = wrong.empty();
+  if (!correct) {
+    const std::string where = threads > 1 ? " (thread " + std::to_string(state.thread_index()) + "'s slice)" : "";
+    state.SkipWithError(wrong_result_message(wrong + where).c_str());
+  }
+
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(slice) * op.bytes_moved_per_byte);
+  const std::string thread_word = threads == 1 ? " thread" : " threads";
+  state.SetLabel(encode_label({{"what", name + ", " + std::to_string(threads) + thread_word},
+                               {"op", name},
+                               {"threads", std::to_string(threads)},
+                               {"buffer_bytes", std::to_string(slice * threads)},
+                               {"verified", correct ? "yes" : "no"}}));
+}
+
+// Total last-level cache of the machine: the sum over distinct cache instances in sysfs
+// (sysconf reports one figure that some CPUs misstate, e.g. a whole EPYC's L3 for one CCX).
+std::size_t last_level_cache_bytes() {
+  const SysfsRoot sys;
+  std::set<std::string> seen;
+  std::size_t total = 0;
+  int top_level = 0;
+  for (const auto& cpu : sys.list("/sys/devices/system/cpu")) {
+    if (cpu.rfind("cpu", 0) != 0 || cpu.find_first_not_of("0123456789", 3) != std::string::npos) {
+      continue;
+    }
+    const std::string caches = "/sys/devices/system/cpu/" + cpu + "/cache";
+    for (const auto& index : sys.list(caches)) {
+      const std::string dir = caches + "/" + index;
+      const auto level = sys.read_int(dir + "/level");
+      const auto size = sys.read_line(dir + "/size");
+      const auto shared = sys.read_line(dir + "/shared_cpu_list");
+      if (!level || !size || !shared || *level < top_level) continue;
+      if (*level > top_level) {
+        top_level = static_cast<int>(*level);
+        total = 0;
+        seen.clear();
+      }
+      if (!seen.insert(*shared).second) continue;
+      total += std::stoul(*size) * (size->back() == 'M' ? kMiB : 1024);
+    }
+  }
+  return total;
+}
+
+std::size_t physical_memory_bytes() {
+  return static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) *
+         static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+
+// At least 4x the last-level cache of every socket together, so caches cannot flatter it;
+// at most a quarter of memory, since memcpy holds two arrays.
+std::size_t buffer_bytes(const ProbeOptions& options) {
+  if (const std::string* text = options.last("buffer_mib")) {
+    const std::size_t mib = std::stoull(*text);  // checked by kFlags: 1..2^24
+    // memcpy holds two buffers: beyond half the memory it would swap or be killed, not measure.
+    const std::size_t most = physical_memory_bytes() / 2 / kMiB;
+    if (mib > most) {
+      throw UsageError("--pipecheck_buffer_mib=" + *text + ": two buffers of " + *text +
+                       " MiB do not fit in this machine's memory (at most " + std::to_string(most) + ")");
+    }
+    return mib * kMiB;
+  }
+  const std::size_t floor = options.mode == ProbeMode::quick  ? 256 * kMiB
+                            : options.mode == ProbeMode::full ? 4096 * kMiB
+                                                              : 1024 * kMiB;
+  const std::size_t wanted = std::max(floor, 4 * last_level_cache_bytes());
+  return std::min(wanted, physical_memory_bytes() / 4);
+}
+
+const std::vector<ProbeFlag> kFlags = {
+    {"pipecheck_buffer_mib", "N", "buffer size in MiB per case (default: 4x the last-level cache, at least 256/1024/4096 by mode)",
+     whole_number(1, 1 << 24)},
+};
+
+std::string register_cases(const ProbeOptions& options) {
+  const std::size_t bytes = buffer_bytes(options);
+  const int cores = usable_cpu_count();  // affinity and cgroup quota, not the machine's count
+  benchmark::AddCustomContext("pipecheck_buffer_bytes", std::to_string(bytes));
+  for (const Operation& op : kOperations) {
+    for (int threads : {1, cores}) {
+      auto* bench = benchmark::RegisterBenchmark(
+          (std::string("hostmem/") + op.name).c_str(),
+          [op, bytes](benchmark::State& state) { run_operation(state, op, bytes); });
+      bench->Threads(threads)->UseRealTime()->Unit(benchmark::kMillisecond);
+      if (cores == 1) break;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+}  // namespace pipecheck
+
+int main(int argc, char** argv) {
+  return pipecheck::run_probe_main(argc, argv, "hostmem", "pipecheck-hostmem",
+                                   pipecheck::register_cases, pipecheck::kFlags);
+}
