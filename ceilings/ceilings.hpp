@@ -8,13 +8,10 @@
 
 #include "core/inventory.hpp"
 #include "core/measurement.hpp"
+#include "ceilings/dtype.hpp"
 #include "ceilings/nccl_port_selection.hpp"
 
 namespace pipecheck {
-
-enum class Dtype { fp64, fp32, tf32, fp16, bf16, fp8, int8 };
-const char* to_string(Dtype dtype);
-std::optional<Dtype> parse_dtype(const std::string& text);  // "bf16" -> Dtype::bf16
 
 // Dense GEMM ceiling of a GPU for a dtype.
 struct ComputeCeilings {

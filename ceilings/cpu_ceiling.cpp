@@ -113,7 +113,7 @@ std::optional<int> cpu_flop_per_cycle(const CpuFmaFamily& family, int vector_bit
   return family.mul_add_pipes * elements;
 }
 
-CeilingResult cpu_burn_ceiling(const CpuCeilingFacts& facts, const CpuBurnKernel& kernel, CpuPrecision precision,
+CeilingResult cpu_burn_ceiling(const CpuCeilingFacts& facts, const CpuVectorOps& kernel, CpuPrecision precision,
                                unsigned threads) {
   std::string why;
   const CpuFmaFamily* family = find_cpu_fma_family(facts, &why);

@@ -9,7 +9,7 @@
 
 #include "core/measurement.hpp"
 #include "ceilings/cpu_ceiling_facts.hpp"
-#include "stress/cpu_burn_kernel.hpp"
+#include "core/cpu_vector_ops.hpp"
 
 namespace pipecheck {
 
@@ -31,10 +31,11 @@ const CpuFmaFamily* find_cpu_fma_family(const CpuCeilingFacts& facts, std::strin
 std::optional<int> cpu_flop_per_cycle(const CpuFmaFamily& family, int vector_bits, bool fused,
                                       CpuPrecision precision);
 
-// The ceiling of a burn of `threads` threads of `kernel` at `precision` on these CPUs, in
+// The ceiling of a burn of `threads` threads of `kernel` (a CPU burn kernel converts to its
+// CpuVectorOps) at `precision` on these CPUs, in
 // GFLOP/s: min(threads, physical cores) x max clock x FLOP/cycle, with its derivation; or
 // unknown with the reason (and the FLOP/cycle where that much is known).
-CeilingResult cpu_burn_ceiling(const CpuCeilingFacts& facts, const CpuBurnKernel& kernel, CpuPrecision precision,
+CeilingResult cpu_burn_ceiling(const CpuCeilingFacts& facts, const CpuVectorOps& kernel, CpuPrecision precision,
                                unsigned threads);
 
 // The bound no CPU passes, for when the ceiling is unknown: cores x 6 GHz x 32 FP64 FLOP/cycle

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "ceilings/ceilings.hpp"
+#include "ceilings/dtype.hpp"
 
 namespace pipecheck {
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "core/case_messages.hpp"
-#include "core/probe_main.hpp"
+#include "core/probe_label.hpp"
 
 namespace pipecheck {
 

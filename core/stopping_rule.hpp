@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/probe_main.hpp"
+#include "core/probe_flags.hpp"
 
 namespace pipecheck {
 

@@ -3,9 +3,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <set>
 
-#include "render/summary_table.hpp"
 
 namespace pipecheck {
 
@@ -168,6 +169,14 @@ std::vector<const Judgement*> other_judgements(const Report& report, const Judge
     if (!keys.count(j.subject)) others.push_back(&j);
   }
   return others;
+}
+
+std::string format_figure(double value) {
+  char buffer[64];
+  const double magnitude = std::fabs(value);
+  const int decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : 2;
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
 }
 
 }  // namespace pipecheck

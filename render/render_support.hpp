@@ -67,4 +67,7 @@ bool is_judged(const Judged& judged);
 // Judgements not about a measurement of the report (inventory facts, probe outcomes).
 std::vector<const Judgement*> other_judgements(const Report& report, const Judged& judged);
 
+// 3 significant figures for a figure in a table: 1234 -> "1234", 17.912 -> "17.9", 1.234 -> "1.23".
+std::string format_figure(double value);
+
 }  // namespace pipecheck

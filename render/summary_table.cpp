@@ -235,14 +235,6 @@ std::size_t word_width(const Items& items, WordOf word_of, std::size_t at_least)
 
 }  // namespace
 
-std::string format_figure(double value) {
-  char buffer[64];
-  const double magnitude = std::fabs(value);
-  const int decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : 2;
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
-}
-
 std::string render_summary(const Report& report, const SummaryStyle& style) {
   return render_summary(report, report.judged, style);
 }

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "render/render_support.hpp"
 #include "report/report.hpp"
 
 namespace pipecheck {
@@ -22,7 +23,5 @@ struct SummaryStyle {
 std::string render_summary(const Report& report, const Judged& judged, const SummaryStyle& style);
 // The same from the report's own judged records (report.judged).
 std::string render_summary(const Report& report, const SummaryStyle& style);
-// 3 significant figures for a figure in a table: 1234 -> "1234", 17.912 -> "17.9", 1.234 -> "1.23".
-std::string format_figure(double value);
 
 }  // namespace pipecheck

@@ -9,9 +9,9 @@
 
 #include <cstdint>
 
-namespace pipecheck {
+#include "core/cpu_vector_ops.hpp"
 
-enum class CpuPrecision { fp64, fp32 };
+namespace pipecheck {
 
 struct CpuBurnKernel {
   const char* isa = "";        // "avx512", "avx2", "sse2", "neon", "generic": the --cpu-isa name
@@ -30,6 +30,8 @@ struct CpuBurnKernel {
     return vector_bits / (precision == CpuPrecision::fp64 ? 64 : 32);
   }
   int lanes(CpuPrecision precision) const { return width(precision) * accumulators; }
+  // What its ceiling is computed from (ceilings/cpu_ceiling).
+  operator CpuVectorOps() const { return {display, vector_bits, fused}; }
 };
 
 

@@ -127,13 +127,6 @@ std::vector<std::size_t> slow_gpus(const std::vector<double>& tflops, double tol
   return slow;
 }
 
-bool busy_but_not_loaded(double mean_util_pct, double mean_power_w, double power_limit_w,
-                         const SummaryRules& rules) {
-  if (power_limit_w <= 0) return false;
-  return mean_util_pct >= rules.busy_util_pct &&
-         mean_power_w < rules.loaded_power_fraction * power_limit_w;
-}
-
 std::optional<std::string> above_ceiling(double measured, const Ceiling& ceiling) {
   if (!(measured > kCeilingMargin * ceiling.value)) return std::nullopt;
   return "measured " + figure(measured) + " " + ceiling.unit + ", above the physical ceiling " +

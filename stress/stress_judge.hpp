@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/measurement.hpp"
+#include "stress/stress_rules.hpp"
 #include "stress/stress_summary.hpp"
 
 namespace pipecheck {
@@ -17,11 +18,6 @@ namespace pipecheck {
 // Needs two GPUs or more (one GPU has nothing to compare with); *median gets the median.
 std::vector<std::size_t> slow_gpus(const std::vector<double>& tflops, double tolerance_pct,
                                    double* median = nullptr);
-// "GPU-Util high but power well under the limit": the GPU looks busy but is not really loaded
-// (a kernel that waits on memory or launches, not one that burns).
-bool busy_but_not_loaded(double mean_util_pct, double mean_power_w, double power_limit_w,
-                         const SummaryRules& rules = {});
-
 // A rate counts as above its physical ceiling beyond 105% of it, as the report's judge has it:
 // the 5% absorbs the timing of the samples, not a faster machine.
 inline constexpr double kCeilingMargin = 1.05;

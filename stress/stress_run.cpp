@@ -22,7 +22,8 @@
 #include "stress/stress_judge.hpp"
 #include "telemetry/progress_display.hpp"
 #include "telemetry/telemetry_csv.hpp"
-#include "telemetry/telemetry_sampler.hpp"
+#include "stress/telemetry_sampler.hpp"
+#include "core/utc_clock.hpp"
 #include "stress/watchdog.hpp"
 #include "telemetry/xid_monitor.hpp"
 

@@ -8,7 +8,6 @@
 
 #include "core/json_records.hpp"
 #include "core/outcome.hpp"
-#include "stress/stress_judge.hpp"
 #include "telemetry/throttle_reasons.hpp"
 
 namespace pipecheck {

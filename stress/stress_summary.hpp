@@ -12,19 +12,11 @@
 #include <nlohmann/json.hpp>
 
 #include "core/measurement.hpp"
+#include "stress/stress_rules.hpp"
 #include "telemetry/telemetry_csv.hpp"
 #include "telemetry/xid_monitor.hpp"
 
 namespace pipecheck {
-
-struct SummaryRules {
-  double warmup_s = 30;               // samples before this are not "sustained"
-  double slow_tolerance_pct = 10;     // slower than the median by more than this: slow GPU
-  double busy_util_pct = 90;          // NVML GPU-Util at or above this counts as busy
-  double loaded_power_fraction = 0.75;  // busy GPUs below this share of the limit are not loaded
-                                        // (DCGM targeted_power passes at 75%)
-  double clock_cv_pct = 5;            // SM clock spread (stddev/mean) above this is unstable
-};
 
 struct ClockStats {
   double mean_mhz = 0;

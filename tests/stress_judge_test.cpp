@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "stress/stress_judge.hpp"
-#include "telemetry/telemetry_sampler.hpp"
+#include "stress/telemetry_sampler.hpp"
 
 namespace pipecheck {
 namespace {

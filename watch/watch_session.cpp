@@ -25,7 +25,7 @@
 #include "core/text_escape.hpp"
 #include "pipecheck_config.hpp"
 #include "core/figure_text.hpp"
-#include "telemetry/telemetry_sampler.hpp"
+#include "core/utc_clock.hpp"
 #include "watch/cpu_stats.hpp"
 #include "watch/disk_stats.hpp"
 #include "watch/gpu_watch_sampler.hpp"

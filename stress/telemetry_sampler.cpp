@@ -1,22 +1,13 @@
 // Sampling GPU and host telemetry into rows once an interval.
-#include "telemetry/telemetry_sampler.hpp"
+#include "stress/telemetry_sampler.hpp"
+
+#include "core/utc_clock.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
 
 namespace pipecheck {
-
-std::string utc_now_iso_ms() {
-  timespec now{};
-  clock_gettime(CLOCK_REALTIME, &now);
-  std::tm utc{};
-  gmtime_r(&now.tv_sec, &utc);
-  char buffer[48];
-  const std::size_t used = std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%S", &utc);
-  std::snprintf(buffer + used, sizeof buffer - used, ".%03ldZ", now.tv_nsec / 1000000);
-  return buffer;
-}
 
 TelemetrySampler::TelemetrySampler(SamplerSources sources, std::chrono::milliseconds interval,
                                    Clock::time_point start, Sink sink)

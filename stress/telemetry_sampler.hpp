@@ -96,7 +96,5 @@ class TelemetrySampler {
   std::thread thread_;
 };
 
-// ISO 8601 UTC with milliseconds: "2026-11-30T09:00:01.250Z".
-std::string utc_now_iso_ms();
 
 }  // namespace pipecheck
