@@ -8,7 +8,7 @@ source "$(dirname "$0")/debian_packages.sh"
 mapfile -t packages < <(debian_packages install)
 # Kept for older instructions: MPI is now always installed.
 if [[ " $* " == *" --with-mpi "* ]]; then :; fi
-# The public tools the scripts/compare-*.sh run beside the probes: --with-compare-tools.
+# The public tools the scripts/compare/compare-*.sh run beside the probes: --with-compare-tools.
 if [[ " $* " == *" --with-compare-tools "* ]]; then
   mapfile -t -O "${#packages[@]}" packages < <(debian_packages compare)
 fi

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Plants each bottleneck `pipecheck watch` should name, with ordinary Python loaders
-# (scripts/plant/loader.py: Pillow decode + resize + numpy, plain reads), runs the watch over
+# (scripts/compare/plant/loader.py: Pillow decode + resize + numpy, plain reads), runs the watch over
 # each at its default 1 s interval, and prints the verdict beside what an engineer would say.
 #
-#   scripts/plant-scenarios.sh [--seconds S] [--work DIR] [--only NAME...]
+#   scripts/compare/plant-scenarios.sh [--seconds S] [--work DIR] [--only NAME...]
 #
 # Needs python3-pil and python3-numpy (scripts/install-deps.sh) and a built pipecheck
 # (build/bin/pipecheck, or $PIPECHECK). The work folder must be on a block device (the cold
@@ -12,7 +12,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-pipecheck=${PIPECHECK:-$here/../build/bin/pipecheck}
+pipecheck=${PIPECHECK:-$here/../../build/bin/pipecheck}
 seconds=40
 work=${TMPDIR:-/var/tmp}/pipecheck-plant-$$
 only=()
