@@ -2,7 +2,7 @@
 # The one prepared command for a lent GPU machine (../shared/DEVICE.md; README "GPU check"):
 # preflight, unpack the carried Debian packages, configure for sm_90, build, the tests (GPU tests
 # serialized, the rest in parallel), `pipecheck run --quick`, `pipecheck-nccl -g 1`, a short
-# `pipecheck stress` and scripts/compare-gpu.sh beside PyTorch. Every step runs under its own
+# `pipecheck stress` and scripts/compare/compare-gpu.sh beside PyTorch. Every step runs under its own
 # `timeout`; after every step the folder of everything collected is archived again and a
 # one-screen summary.txt rewritten in OUT, so a run killed at its limit still returns what it had.
 #
@@ -411,7 +411,7 @@ step_stress() {
 
 step_compare() {
   mkdir -p "$WORK/compare"
-  OUT="$WORK/compare" SHAPES=8192x8192x8192 DTYPES=bf16 REPS=3 bash "$REPO/scripts/compare-gpu.sh" "$BIN" \
+  OUT="$WORK/compare" SHAPES=8192x8192x8192 DTYPES=bf16 REPS=3 bash "$REPO/scripts/compare/compare-gpu.sh" "$BIN" \
     | tee "$WORK/compare/table.txt"
   local rc=${PIPESTATUS[0]}
   # The side-by-side table, under the step table of summary.txt.
@@ -450,7 +450,7 @@ step_inventory() {
   "$BIN/pipecheck" inventory >"$WORK/inventory.txt" || fail_step "pipecheck inventory exited $?"
   "$BIN/pipecheck" inventory --json >"$WORK/inventory.json" || fail_step "pipecheck inventory --json exited $?"
   nvidia-smi topo -m >"$WORK/nvidia-smi-topo.txt" 2>&1
-  bash "$REPO/scripts/compare-inventory.sh" "$BIN" >"$WORK/compare-inventory.txt" 2>&1
+  bash "$REPO/scripts/compare/compare-inventory.sh" "$BIN" >"$WORK/compare-inventory.txt" 2>&1
   local line
   line=$("${PYTHON:-python3}" - "$WORK/inventory.json" <<'PY'
 import json, sys

@@ -1,16 +1,37 @@
 #!/usr/bin/env bash
-# Installs the Debian packages pipecheck builds against (the `install` rows of
-# scripts/debian-packages.txt), only those that are missing. As root it runs apt-get; otherwise
-# it prints the exact command to run.
+# Installs the Debian packages pipecheck needs (scripts/debian-packages.txt), only those that are
+# missing. As root it runs apt-get; otherwise it prints the exact command to run.
+#   scripts/install-deps.sh                        the `install` rows: what builds and runs the
+#                                                  command and the probes (make bench, make quick)
+#   scripts/install-deps.sh --with-tests           adds the `test` rows: GoogleTest and the tools
+#                                                  the tests check against, Slurm and munge (which
+#                                                  start services) among them (make test)
+#   scripts/install-deps.sh --with-deb             adds the `deb` rows: dpkg-dev (make deb)
+#   scripts/install-deps.sh --with-compare-tools   adds the `compare` rows: the public tools and
+#                                                  loaders of scripts/compare/
+#   --list                                         prints the packages it would consider, one a
+#                                                  line, and installs nothing
 set -euo pipefail
 source "$(dirname "$0")/debian_packages.sh"
 
-mapfile -t packages < <(debian_packages install)
-# Kept for older instructions: MPI is now always installed.
-if [[ " $* " == *" --with-mpi "* ]]; then :; fi
-# The public tools the scripts/compare-*.sh run beside the probes: --with-compare-tools.
-if [[ " $* " == *" --with-compare-tools "* ]]; then
-  mapfile -t -O "${#packages[@]}" packages < <(debian_packages compare)
+roles=(install) list=0
+for arg in "$@"; do
+  case "$arg" in
+    --with-tests) roles+=(test) ;;
+    --with-deb) roles+=(deb) ;;
+    --with-compare-tools) roles+=(compare) ;;
+    --with-mpi) ;;  # kept for older instructions: MPI is always installed
+    --list) list=1 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "install-deps: unknown argument '$arg' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+# A package in two roles (dpkg-dev: deb and test) is considered once.
+mapfile -t packages < <(for role in "${roles[@]}"; do debian_packages "$role"; done | awk '!seen[$0]++')
+if (( list )); then
+  printf '%s\n' "${packages[@]}"
+  exit 0
 fi
 
 missing=()

@@ -3,7 +3,7 @@
 # `inventory` and `check --fast`, and start-up time (hyperfine) of `--version`, as median
 # [min, max] of N runs, with the load. Given a second binary (an older build) the two run
 # interleaved, side by side, so a noisy machine loads both alike.
-# Usage: scripts/bench-startup.sh PIPECHECK [OTHER_PIPECHECK] [N]   (N default 9)
+# Usage: scripts/compare/bench-startup.sh PIPECHECK [OTHER_PIPECHECK] [N]   (N default 9)
 # Needs: /usr/bin/time (package time), hyperfine (package hyperfine).
 set -euo pipefail
 new=${1:?usage: $0 PIPECHECK [OTHER_PIPECHECK] [N]}

@@ -12,7 +12,7 @@
 # script changes no setting): the buffers' layout is what explains the sequential gap.
 # fio and iostat: `apt-get install fio sysstat` (Debian/Ubuntu).
 #
-# usage: scripts/compare-fio.sh [--file PATH] [--size 1G] [--runs 9] [--seconds 5]
+# usage: scripts/compare/compare-fio.sh [--file PATH] [--size 1G] [--runs 9] [--seconds 5]
 #                               [--probe build/bin/pipecheck-storage] [--dir DIR] [--device vda]
 # Without --file, a file of --size is created in --dir (default: the current directory) and
 # removed afterwards. Both tools read with O_DIRECT, fixed buffers and registered files; random
@@ -35,7 +35,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 if [[ -z "$probe" ]]; then
   for candidate in "$root/build/bin/pipecheck-storage" "$root"/build*/bin/pipecheck-storage; do
     [[ -x "$candidate" ]] && { probe="$candidate"; break; }

@@ -7,7 +7,7 @@
 # the load, and the median of the rounds' ratios budget / Pillow (the plain bound must be above
 # Pillow and within 2.5x).
 #
-# usage: scripts/compare-loader.sh (--images DIR | --make N) [--workers N] [--rounds 3]
+# usage: scripts/compare/compare-loader.sh (--images DIR | --make N) [--workers N] [--rounds 3]
 #                                  [--seconds 8] [--train 640x640] [--bin build/bin] [--keep]
 #   --images DIR   the dataset (JPEGs, recursive); the loaders read every file
 #   --make N       instead: N generated photo-like 2000x1500 JPEGs, every 5th re-saved as a
@@ -33,7 +33,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 bin="${bin:-$root/build/bin}"
 [[ -x "$bin/pipecheck" && -x "$bin/pipecheck-jpeg" ]] || { echo "compare-loader.sh: no pipecheck in $bin; build it or pass --bin" >&2; exit 2; }
 python=/usr/bin/python3

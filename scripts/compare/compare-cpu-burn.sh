@@ -5,7 +5,7 @@
 # Prints each figure's median with min and max, the ratios, the burn's ceiling (or why there is
 # none, and the sanity bound it is held against then) and the load before each measurement.
 #
-# usage: scripts/compare-cpu-burn.sh [BIN_DIR]
+# usage: scripts/compare/compare-cpu-burn.sh [BIN_DIR]
 #   BIN_DIR   where pipecheck is (default: build/bin)
 #   ROUNDS=3 SECONDS_PER_RUN=10 N=3072 THREADS=$(nproc)   (environment)
 # Needs libopenblas-dev (cblas.h, libopenblas.so) and a C compiler; as root it installs the
@@ -111,7 +111,7 @@ fi
 # without it).
 flop_per_cycle() {
   local library="$bin_dir/../libpipecheck_host.a" root
-  root=$(cd "$(dirname "$0")/.." && pwd)
+  root=$(cd "$(dirname "$0")/../.." && pwd)
   [[ -f $library && $(uname -m) == x86_64 ]] || return 0
   cat >"$work/fpc.cpp" <<'CPP'
 #include <algorithm>

@@ -7,7 +7,7 @@
 #   3. a quick decode run while two busy loops share the CPUs: no fail in decode, at least one
 #      inconclusive naming the load, probes[].conditions.other_cpu_percent >= 50.
 # Each run's load average and the busiest other processes are printed beside it.
-# Usage: scripts/noise-check.sh [BUILD_DIR] [OUT_DIR] [PAIRS]
+# Usage: scripts/compare/noise-check.sh [BUILD_DIR] [OUT_DIR] [PAIRS]
 set -u
 BIN="${1:-build}/bin/pipecheck"
 OUT="${2:-/tmp/pipecheck-noise-check}"

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Plants each bottleneck `pipecheck watch` should name, with ordinary Python loaders
-# (scripts/plant/loader.py: Pillow decode + resize + numpy, plain reads), runs the watch over
+# (scripts/compare/plant/loader.py: Pillow decode + resize + numpy, plain reads), runs the watch over
 # each at its default 1 s interval, and prints the verdict beside what an engineer would say.
 #
-#   scripts/plant-scenarios.sh [--seconds S] [--work DIR] [--only NAME...]
+#   scripts/compare/plant-scenarios.sh [--seconds S] [--work DIR] [--only NAME...]
 #
-# Needs python3-pil and python3-numpy (scripts/install-deps.sh) and a built pipecheck
+# Needs python3-pil and python3-numpy (scripts/install-deps.sh --with-compare-tools) and a built pipecheck
 # (build/bin/pipecheck, or $PIPECHECK). The work folder must be on a block device (the cold
 # and O_DIRECT readers read it); it is removed at the end. A busy machine shows up as what it
 # is: a pool sharing the CPUs with a build is contended, and the watch says so.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-pipecheck=${PIPECHECK:-$here/../build/bin/pipecheck}
+pipecheck=${PIPECHECK:-$here/../../build/bin/pipecheck}
 seconds=40
 work=${TMPDIR:-/var/tmp}/pipecheck-plant-$$
 only=()
@@ -26,7 +26,7 @@ while (( $# )); do
 done
 [[ -x "$pipecheck" ]] || { echo "plant-scenarios: $pipecheck not built (make build)" >&2; exit 3; }
 /usr/bin/python3 -c 'import PIL, numpy' 2>/dev/null ||
-  { echo "plant-scenarios: needs python3-pil and python3-numpy (scripts/install-deps.sh)" >&2; exit 3; }
+  { echo "plant-scenarios: needs python3-pil and python3-numpy (scripts/install-deps.sh --with-compare-tools)" >&2; exit 3; }
 loader="/usr/bin/python3 $here/plant/loader.py"
 
 mkdir -p "$work"

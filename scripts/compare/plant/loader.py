@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Ordinary data loaders for scripts/plant-scenarios.sh: each plants one bottleneck that
+"""Ordinary data loaders for scripts/compare/plant-scenarios.sh: each plants one bottleneck that
 `pipecheck watch` should name. Debian's python3-pil and python3-numpy, nothing else.
 
   loader.py make-images DIR N          N JPEGs of 800x600 (smooth, with texture) to decode

@@ -3,7 +3,7 @@
 # busbw within 2% of nccl-tests). Prints both bus bandwidths per size and their ratio, the median
 # over REPS runs of each; exits 0 when both ran (whatever the ratio), 2 when either is missing.
 # Usage on the GPU machine, after building:
-#   scripts/compare-nccl.sh [--nccl-tests DIR] [--bin DIR] [--gpus N] [--mpirun "mpirun -np 16 -H a:8,b:8"]
+#   scripts/compare/compare-nccl.sh [--nccl-tests DIR] [--bin DIR] [--gpus N] [--mpirun "mpirun -np 16 -H a:8,b:8"]
 #   environment, optional: NCCL_TESTS=DIR (holds all_reduce_perf, or build/all_reduce_perf)
 #     PIPECHECK_BIN=build/bin  MINBYTES=8  MAXBYTES=8G  STEPFACTOR=2  DTYPE=float  ITERS=20  WARMUP=5
 #     REPS=5  OUT=/tmp/pipecheck-compare-nccl

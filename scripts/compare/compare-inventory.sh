@@ -2,7 +2,7 @@
 # pipecheck's inventory beside the public tools on the same machine or recorded tree: sockets,
 # cores, logical CPUs, NUMA nodes and L3 against lscpu (util-linux, --sysroot for a tree) and
 # hwloc's lstopo; on a GPU machine the GPU/NIC matrix against `nvidia-smi topo -m`.
-# Usage:  bash scripts/compare-inventory.sh [BIN_DIR] [TREE...]     (no TREE: this machine)
+# Usage:  bash scripts/compare/compare-inventory.sh [BIN_DIR] [TREE...]     (no TREE: this machine)
 # Prints one block a machine; a fact that differs is marked "<- differs". Exits 0.
 set -uo pipefail
 BIN=${1:-build/bin}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Our GPU probes beside PyTorch on the same card and shapes (issue 4's targets): bf16 matmul and
 # fp8 _scaled_mm, device-to-device copy, pinned and pageable H2D; prints each pair and the ratio.
-# Usage on the GPU machine, after building:  bash scripts/compare-gpu.sh [BIN_DIR]
+# Usage on the GPU machine, after building:  bash scripts/compare/compare-gpu.sh [BIN_DIR]
 #   SHAPES="8192x8192x8192 4096x4096x4096"  DTYPES=bf16,fp8  REPS=5  GPU=0  OUT=/tmp/x
 #   (environment, optional; scripts/gpu-check.sh runs it with DTYPES=bf16 REPS=3)
 # Without PyTorch it prints our figures and says why torch's are missing; it still exits 0.

@@ -2,7 +2,7 @@
 # Single-thread full JPEG decode: pipecheck-jpeg beside libjpeg-turbo's own tjbench, on the
 # very same generated image and the same decode flags; prints Megapixels/s and the ratio.
 #
-# usage: scripts/compare-tjbench.sh [BIN_DIR] [-- options]
+# usage: scripts/compare/compare-tjbench.sh [BIN_DIR] [-- options]
 #   BIN_DIR           where pipecheck-jpeg is (default: build/bin)
 #   SIZE=2000x1500 QUALITY=90 RUNS=3 SECONDS_PER_RUN=5 FAST=0   (environment)
 #   FAST=1 decodes with fast upsampling + fast DCT in both (tjbench -fastupsample -fastdct,

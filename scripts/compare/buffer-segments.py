@@ -6,9 +6,9 @@ of physically consecutive 4 KiB pages: the scatter-gather segments a 1 MiB read 
 (where the device takes segments of any size). On a virtio disk without indirect descriptors
 (VIRTIO_RING_F_INDIRECT_DESC, bit 28 of /sys/bus/virtio/devices/*/features) each request takes
 its segments + 2 of the queue's descriptors, so buffers of many segments leave few requests in
-flight. Used to explain the sequential-read figures of scripts/compare-fio.sh.
+flight. Used to explain the sequential-read figures of scripts/compare/compare-fio.sh.
 
-usage: scripts/buffer-segments.py PID [--min-mib 16]
+usage: scripts/compare/buffer-segments.py PID [--min-mib 16]
 """
 import argparse
 import statistics
