@@ -1,5 +1,5 @@
-// The probes `pipecheck run` knows: stage name, executable, and what it needs to be built.
-// Each issue that adds a probe adds its row here.
+// The probes `pipecheck run` knows: every registered stage that has a probe executable
+// (core/stage_registry), in pipeline order, as the driver needs them.
 #pragma once
 
 #include <string>
@@ -8,14 +8,14 @@
 namespace pipecheck {
 
 struct ProbeEntry {
-  std::string stage;        // "hostmem"
+  std::string stage;        // a stage key (core/stage_names.hpp)
   std::string executable;   // "pipecheck-hostmem", beside the pipecheck binary
   bool needs_cuda = false;  // not built without a CUDA toolkit
   std::string description;
 };
 
-const std::vector<ProbeEntry>& probe_catalog();
-// "hostmem, storage, ..." for messages.
+std::vector<ProbeEntry> probe_catalog();
+// storage, decode, ... for messages: the stages `run` can run.
 std::string known_stages();
 
 }  // namespace pipecheck

@@ -16,17 +16,17 @@
 #include "app/gpu_conditions_watch.hpp"
 #include "app/quiet_check.hpp"
 #include "inventory/inventory_collect.hpp"
-#include "decode/jpeg_scaling.hpp"
-#include "decode/jpeg_corpus.hpp"
-#include "storage/storage_target.hpp"
 #include "core/benchmark_json.hpp"
 #include "core/case_messages.hpp"
+#include "core/dimensions.hpp"
 #include "core/errors.hpp"
 #include "core/probe_reason.hpp"
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
 #include "core/run_conditions.hpp"
+#include "core/stage_registry.hpp"
+#include "core/temporary_folder.hpp"
 #include "core/text_escape.hpp"
 #include "core/launcher_env.hpp"
 #include "core/missing_library.hpp"
@@ -117,21 +117,6 @@ std::vector<ProbeEntry> select_probes(const RunOptions& options,
   return selected;
 }
 
-// Bad input found before anything runs (exit 2), in the words the probes would use: a --path
-// that is a FIFO, an empty file or a folder without a file to read; --images without a JPEG; a
-// --baseline that cannot be read or created.
-void check_run_inputs(const RunOptions& options, const std::vector<ProbeEntry>& probes) {
-  const auto runs = [&](const char* stage) {
-    return std::any_of(probes.begin(), probes.end(), [&](const ProbeEntry& e) { return e.stage == stage; });
-  };
-  if (runs("storage")) {
-    const SysfsRoot sys(options.sysfs_root);
-    for (const auto& path : options.storage_paths) resolve_target(path, sys);
-  }
-  if (runs("decode") && !options.images_dir.empty()) check_jpeg_directory(options.images_dir);
-  if (!options.baseline.empty()) check_baseline_path(options.baseline, options.force_baseline);
-}
-
 // Every selected probe that this build should have must be there before anything runs.
 void check_probes_present(const std::vector<ProbeEntry>& probes, const fs::path& dir) {
   for (const auto& probe : probes) {
@@ -140,6 +125,40 @@ void check_probes_present(const std::vector<ProbeEntry>& probes, const fs::path&
     if (access(path.c_str(), X_OK) != 0) {
       throw UsageError("probe binary missing: " + path.string() + " (build it with `make`)");
     }
+  }
+}
+
+// Each selected probe whose stage says so checks what its arguments name (a --path that is a
+// FIFO, an empty file or a folder without a file to read; --images without a JPEG) with
+// --pipecheck_check_inputs, in the probe's own words, before anything runs (exit 2). The driver
+// links none of the probes' code for it.
+void check_probe_inputs(const RunOptions& options, const std::vector<ProbeEntry>& probes, const fs::path& dir) {
+  for (const auto& probe : probes) {
+    const StageSpec* stage = find_stage(probe.stage);
+    if (stage == nullptr || !stage->probe_checks_inputs || (probe.needs_cuda && !PIPECHECK_HAVE_CUDA)) continue;
+    const TemporaryFolder scratch("pipecheck-check");
+    ProcessSpec spec;
+    spec.argv = {(dir / probe.executable).string(), "--pipecheck_check_inputs"};
+    for (const auto& arg : stage_arguments(probe.stage, options, options.out / "run")) spec.argv.push_back(arg);
+    spec.stdout_path = scratch.path() / "stdout";
+    spec.stderr_path = scratch.path() / "stderr";
+    spec.time_limit = std::chrono::seconds(60);
+    spec.environment = probe_environment(current_environment(), options.keep_launcher_env);
+    const ProcessResult process = run_process(spec);
+    if (process.ending == ProcessResult::Ending::interrupted) throw RunError("interrupted");
+    if (process.ok()) continue;
+    std::string said;
+    try {
+      said = last_line(read_file(spec.stderr_path));
+    } catch (const RunError&) {
+    }
+    if (process.ending == ProcessResult::Ending::exited && process.exit_code == 2) {
+      // "pipecheck-storage: --path x: ..." -> "--path x: ...": the flag is `run`'s too.
+      const std::string prefix = probe.executable + ": ";
+      throw UsageError(said.rfind(prefix, 0) == 0 ? said.substr(prefix.size()) : said);
+    }
+    throw RunError(probe.executable + " could not check its inputs: " + process.describe() +
+                   (said.empty() ? "" : ": " + said));
   }
 }
 
@@ -271,22 +290,15 @@ std::vector<std::string> probe_arguments(ProbeMode mode) {
 
 std::vector<std::string> stage_arguments(const std::string& stage, const RunOptions& options,
                                          const fs::path& run_folder) {
-  std::vector<std::string> args;
-  if (stage == "storage") {
-    // The --out folder that holds the run folder: the same filesystem, and a path in the probe's
-    // labels that stays true after the run folder drops its ".incomplete".
-    args.push_back("--scratch-dir=" + run_folder.parent_path().string());
-    for (const auto& path : options.storage_paths) args.push_back("--path=" + path);
-    // The images decoded are the dataset a loader reads: read them from their disk too.
-    if (options.storage_paths.empty() && !options.images_dir.empty()) args.push_back("--path=" + options.images_dir);
-  } else if (stage == "decode") {
-    if (!options.images_dir.empty()) args.push_back("--images=" + options.images_dir);
-    if (!options.decode_size.empty()) args.push_back("--size=" + options.decode_size);
-  }
-  // The loader's parallelism (--workload workers=N) is measured, so the budget reads it.
-  const auto workers = options.workload.empty() ? std::nullopt : parse_workload(options.workload).workers;
-  if (workers && (stage == "storage" || stage == "decode")) args.push_back("--workers=" + std::to_string(*workers));
-  return args;
+  const StageSpec* spec = find_stage(stage);
+  if (spec == nullptr || !spec->probe_arguments) return {};
+  StageRunInputs run;
+  run.storage_paths = options.storage_paths;
+  run.images_dir = options.images_dir;
+  run.decode_size = options.decode_size;
+  if (!options.workload.empty()) run.workers = parse_workload(options.workload).workers;
+  run.scratch_dir = run_folder.parent_path();
+  return spec->probe_arguments(run);
 }
 
 int default_timeout_seconds(ProbeMode mode) {
@@ -383,7 +395,8 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   if (!options.decode_size.empty()) parse_dimensions("decode-size", options.decode_size);
   const fs::path probe_dir = options.probe_dir.empty() ? executable_dir() : options.probe_dir;
   check_probes_present(probes, probe_dir);
-  check_run_inputs(options, probes);
+  check_probe_inputs(options, probes, probe_dir);
+  if (!options.baseline.empty()) check_baseline_path(options.baseline, options.force_baseline);
   if (!options.prom_textfile.empty()) check_prom_textfile_dir(options.prom_textfile);
 
   Report report;

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "core/figure_text.hpp"
+#include "core/stage_names.hpp"
 
 namespace pipecheck {
 
@@ -235,7 +236,7 @@ DecodeMix decode_mix(const std::vector<const Measurement*>& decode, const Worklo
 
 BudgetStage decode_stage_of(const std::vector<const Measurement*>& decode, const Workload& workload) {
   const DecodeMix mixed = decode_mix(decode, workload);
-  return {"decode", mixed.plain, mixed.derivation};
+  return {stage_name::decode, mixed.plain, mixed.derivation};
 }
 
 }  // namespace pipecheck

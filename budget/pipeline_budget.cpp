@@ -12,6 +12,7 @@
 
 #include "budget/budget_decode.hpp"
 #include "core/figure_text.hpp"
+#include "core/stage_names.hpp"
 
 namespace pipecheck {
 
@@ -55,7 +56,7 @@ BudgetStage unmeasured(const std::string& stage, const std::string& why) { retur
 
 // Storage: which measurements describe the disk the data is on (`data=`, budget/workload.cpp).
 std::vector<const Measurement*> data_disk_measurements(const Context& c) {
-  const auto all = measurements_of(c.report, "storage");
+  const auto all = measurements_of(c.report, stage_name::storage);
   std::vector<const Measurement*> chosen;
   for (const Measurement* m : all) {
     const bool named = !c.workload.data.empty() &&
@@ -145,7 +146,7 @@ std::optional<BudgetStage> storage_on(const std::vector<const Measurement*>& ms,
                         " (" + figure(queued->stats.median * 1e9 / *bytes, "files/s") +
                         "): more workers or prefetch would read faster";
         }
-        return BudgetStage{"storage", files, derivation};
+        return BudgetStage{stage_name::storage, files, derivation};
       }
     }
   }
@@ -155,7 +156,7 @@ std::optional<BudgetStage> storage_on(const std::vector<const Measurement*>& ms,
   if (w.loose_files) {
     if (const Measurement* dataset = best_of(ms, device, {"dataset_read_buffered_cold", "dataset_read", "dataset"})) {
       const double rate = dataset->stats.median * 1e9 / bytes;
-      return BudgetStage{"storage", rate, device + ": whole-file reads (" + dataset->what + ") " +
+      return BudgetStage{stage_name::storage, rate, device + ": whole-file reads (" + dataset->what + ") " +
                                               figure(dataset->stats.median, "GB/s") + per + " = " + rate_words(rate)};
     }
   }
@@ -190,7 +191,7 @@ std::optional<BudgetStage> storage_on(const std::vector<const Measurement*>& ms,
       derivation += " (no random-read figure: loose files may be slower)";
     }
   }
-  return BudgetStage{"storage", rate, derivation};
+  return BudgetStage{stage_name::storage, rate, derivation};
 }
 
 BudgetStage storage_stage(const Context& c) {
@@ -206,32 +207,32 @@ BudgetStage storage_stage(const Context& c) {
   }
   if (!slowest) {
     if (!c.workload.bytes_per_image && !ms.empty()) {
-      return unmeasured("storage", "no dataset was read (--path DATASET_DIR): give bytes= (encoded bytes per image) to turn "
+      return unmeasured(stage_name::storage, "no dataset was read (--path DATASET_DIR): give bytes= (encoded bytes per image) to turn "
                                    "the disk's GB/s into samples/s");
     }
-    return unmeasured("storage", c.workload.data.empty() ? "no sequential or dataset read measured"
+    return unmeasured(stage_name::storage, c.workload.data.empty() ? "no sequential or dataset read measured"
                                                          : "no storage measurement on " + c.workload.data);
   }
   if (devices.size() > 1) slowest->derivation += " (slowest of " + std::to_string(devices.size()) + " disks measured)";
   return *slowest;
 }
 
-BudgetStage decode_stage(const Context& c) { return decode_stage_of(measurements_of(c.report, "decode"), c.workload); }
+BudgetStage decode_stage(const Context& c) { return decode_stage_of(measurements_of(c.report, stage_name::decode), c.workload); }
 
 // Host memory: decoded tensors are copied at least once (collate, pin); memcpy's figure counts
 // bytes read and written, so bytes copied are half of it.
 BudgetStage hostmem_stage(const Context& c) {
   const auto bytes = tensor_bytes(c.workload);
-  if (!bytes) return unmeasured("hostmem", "give image= or train= to size the tensor");
+  if (!bytes) return unmeasured(stage_name::hostmem, "give image= or train= to size the tensor");
   const Measurement* most = nullptr;
-  for (const Measurement* m : measurements_of(c.report, "hostmem")) {
+  for (const Measurement* m : measurements_of(c.report, stage_name::hostmem)) {
     if (param(*m, "op") != "memcpy" || m->unit != "GB/s") continue;
     if (!most || int_param(m->params, "threads", 0) > int_param(most->params, "threads", 0)) most = m;
   }
-  if (!most) return unmeasured("hostmem", "no host memcpy measured");
+  if (!most) return unmeasured(stage_name::hostmem, "no host memcpy measured");
   const double copied = most->stats.median / 2;
   const double rate = copied * 1e9 / *bytes;
-  return {"hostmem", rate,
+  return {stage_name::hostmem, rate,
           "memcpy " + figure(most->stats.median, "GB/s") + " (read + write) at " + param(*most, "threads") +
               " threads = " + figure(copied, "GB/s") + " copied / " + tensor_words(c.workload) + " = " + rate_words(rate)};
 }
@@ -245,9 +246,9 @@ int gpu_count(const Context& c) {
 // GPU's share; the machine moves n times that.
 BudgetStage pcie_stage(const Context& c) {
   const auto bytes = tensor_bytes(c.workload);
-  if (!bytes) return unmeasured("pcie", "give image= or train= to size the tensor");
+  if (!bytes) return unmeasured(stage_name::pcie, "give image= or train= to size the tensor");
   std::map<std::string, double> best_per_gpu;
-  for (const Measurement* m : measurements_of(c.report, "pcie")) {
+  for (const Measurement* m : measurements_of(c.report, stage_name::pcie)) {
     if (m->unit != "GB/s" || param(*m, "direction") != "h2d" || param(*m, "host_memory") != "pinned" ||
         param(*m, "numa") == "remote") {
       continue;
@@ -255,12 +256,12 @@ BudgetStage pcie_stage(const Context& c) {
     double& best = best_per_gpu[param(*m, "gpu_bdf") + "|" + param(*m, "gpu")];
     best = std::max(best, m->stats.median);
   }
-  if (best_per_gpu.empty()) return unmeasured("pcie", "no pinned H2D copy measured");
+  if (best_per_gpu.empty()) return unmeasured(stage_name::pcie, "no pinned H2D copy measured");
   double slowest = best_per_gpu.begin()->second;
   for (const auto& [gpu, gbps] : best_per_gpu) slowest = std::min(slowest, gbps);
   const int gpus = gpu_count(c);
   const double rate = gpus * slowest * 1e9 / *bytes;
-  return {"pcie", rate,
+  return {stage_name::pcie, rate,
           std::to_string(gpus) + " GPU" + (gpus == 1 ? "" : "s") + " x pinned H2D " + figure(slowest, "GB/s") +
               (best_per_gpu.size() > 1 ? " (slowest GPU)" : "") + " / " + tensor_words(c.workload) + " = " + rate_words(rate)};
 }
@@ -301,8 +302,8 @@ PipelineBudget pipeline_budget(const Report& report, const Inventory& inventory,
   budget.bounding_stage = bound->stage;
   budget.explanation = "training is bounded by " + bound->stage + " at " + rate_words(*bound->samples_per_second) +
                        " (samples/s: " + figures + ")";
-  if (bound->stage == "decode") {
-    if (const DecodeMix mixed = decode_mix(measurements_of(report, "decode"), workload); mixed.dct) {
+  if (bound->stage == stage_name::decode) {
+    if (const DecodeMix mixed = decode_mix(measurements_of(report, stage_name::decode), workload); mixed.dct) {
       budget.explanation += "; with DCT scaling (Pillow draft, DALI, OpenCV IMREAD_REDUCED) decode would give " +
                             rate_words(*mixed.dct);
     }

@@ -1,6 +1,7 @@
 // The physical ceiling of a measurement: what the hardware cannot exceed, so a figure above it
 // (by more than kInvalidAbovePercent) is a probe bug or a wrong ceiling, verdict `invalid`
-// (DESIGN principle 7). It is not always the ceiling a percentage is taken against:
+// (DESIGN principle 7). Each stage's rule is its record's (StageSpec::physical in stages/). It
+// is not always the ceiling a percentage is taken against:
 //  - decode's "linear scaling" is a reference, not hardware: never a physical ceiling;
 //  - a PCIe link trained down at idle trains up under load: the link's maximum bounds (GPU
 //    copies, NVMe reads, collectives over PCIe);
@@ -20,6 +21,14 @@
 #include "core/measurement.hpp"
 
 namespace pipecheck {
+
+// A link at its maximum speed and width (where sysfs reports them).
+PcieLink at_max(PcieLink link);
+// The larger of two known ceilings (vendor and theoretical), or the one known.
+std::optional<Ceiling> larger(const CeilingResult& a, const CeilingResult& b);
+// A link figure is physical only when the link's maximum is known: a link read below an unknown
+// maximum may train up under load. nullopt then.
+std::optional<Ceiling> max_link(const PcieLink& link);
 
 // Above this % of the physical ceiling a measurement is `invalid`; up to it, timer and clock
 // noise on a figure at the ceiling.

@@ -27,6 +27,7 @@
 #include "inventory/nccl_version.hpp"
 #include "core/case_messages.hpp"
 #include "core/probe_main.hpp"
+#include "core/stage_names.hpp"
 #include "core/repetition_rounds.hpp"
 #include "inventory/software_stack.hpp"
 
@@ -318,7 +319,7 @@ int main(int argc, char** argv) {
   std::vector<char*> probe_argv;
   for (std::string& arg : args) probe_argv.push_back(arg.data());
   int probe_argc = static_cast<int>(probe_argv.size());
-  const int code = run_probe_main(probe_argc, probe_argv.data(), "comm", "pipecheck-comm", register_cases,
+  const int code = run_probe_main(probe_argc, probe_argv.data(), stage_name::comm, "pipecheck-comm", register_cases,
                                   comm_own_flags());
   state.runner.reset();
   state.group.reset();  // MPI_Finalize

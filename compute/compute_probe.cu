@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "core/case_messages.hpp"
 #include "core/probe_main.hpp"
+#include "core/stage_names.hpp"
 #include "core/text_escape.hpp"
 #include "compute/gemm_check.hpp"
 #include "compute/gemm_runner.hpp"
@@ -180,5 +181,5 @@ int main(int argc, char** argv) {
       {"dtype", "LIST", "data types, e.g. bf16,fp8 (fp64, fp32, tf32, fp16, bf16, fp8, int8; default all)",
        pipecheck::some_text()},
   };
-  return pipecheck::run_probe_main(argc, argv, "compute", "pipecheck-compute", pipecheck::register_cases, flags);
+  return pipecheck::run_probe_main(argc, argv, pipecheck::stage_name::compute, "pipecheck-compute", pipecheck::register_cases, flags);
 }

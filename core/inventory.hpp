@@ -187,7 +187,7 @@ struct PciDevice {
   unsigned vendor_id = 0;
   unsigned device_id = 0;
   unsigned class_code = 0;            // 24 bits: 0x030200 3D controller, 0x010802 NVMe, 0x020000 Ethernet
-  std::string kind;                   // "gpu", "nic", "nvme", "storage"
+  std::string kind;                   // gpu, nic, nvme, storage (hwloc_topology.hpp)
   std::string driver;                 // bound kernel driver, "" when none
   std::optional<int> numa_node;
   std::string local_cpus;             // the CPUs near it, as a list ("0-31,64-95")

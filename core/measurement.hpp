@@ -37,7 +37,7 @@ struct CeilingResult {
 
 struct Measurement {
   std::string key;    // "hostmem/memcpy/threads:2": stable across runs, the join key for compare
-  std::string stage;  // "hostmem", "storage", "compute", ...
+  std::string stage;  // a stage key of core/stage_names.hpp
   std::string what;   // display name: "memcpy, 2 threads"
   std::string unit;   // "GB/s", "TFLOP/s", "IOPS", "images/s"
   Statistics stats;

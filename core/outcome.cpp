@@ -1,4 +1,4 @@
-// The outcome model's names, orders and mappings (see outcome.hpp and the README's "Outcomes").
+// The outcome model's names, orders and mappings (see outcome.hpp and docs/outputs.md's "Outcomes").
 #include "core/outcome.hpp"
 
 #include "core/errors.hpp"

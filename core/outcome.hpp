@@ -1,7 +1,7 @@
 // The one model of outcomes every command uses: a probe's status, a verdict's name and order,
 // the exit codes of run, report, compare, stress, watch and check, how verdicts map to JUnit and
 // Prometheus, and the schema versions of the documents pipecheck writes and reads back.
-// The README's "Outcomes" table is this file in words; change both together.
+// docs/outputs.md's "Outcomes" table is this file in words; change both together.
 #pragma once
 
 #include <optional>

@@ -2,6 +2,7 @@
 #include "core/probe_flags.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace pipecheck {
 

@@ -14,6 +14,8 @@ enum class ProbeMode { quick, standard, full };
 
 struct ProbeOptions {
   ProbeMode mode = ProbeMode::standard;
+  // --pipecheck_check_inputs: check the flags and what they name (paths, datasets), run nothing.
+  bool check_inputs_only = false;
   // --pipecheck_NAME=VALUE (and a probe's own --NAME VALUE / --NAME=VALUE), every occurrence
   // in order: `--path a --path b` gives values["path"] = {"a", "b"}.
   std::map<std::string, std::vector<std::string>> values;

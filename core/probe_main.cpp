@@ -45,6 +45,9 @@ const std::vector<ProbeFlag>& common_flags() {
   static const std::vector<ProbeFlag> flags = {
       {"pipecheck_quick", "", "short run: smaller buffers and sweeps (what `pipecheck run --quick` passes)", {}},
       {"pipecheck_full", "", "long run: larger buffers and sweeps (`pipecheck run --full`)", {}},
+      {"pipecheck_check_inputs", "",
+       "check the flags and the paths they name, run nothing: exit 0, or 2 naming what is wrong "
+       "(what `pipecheck run` does before its first probe)", {}},
       // Repetitions (core/stopping_rule checks the figures and how they combine).
       {"pipecheck_repetitions", "N", "exactly N repetitions of each case (no stopping rule)", whole_number(1, 10000)},
       {"pipecheck_min_repetitions", "N", "at least N repetitions of each case", whole_number(1, 10000)},
@@ -107,6 +110,11 @@ ProbeOptions take_probe_flags(int& argc, char** argv, const std::vector<ProbeFla
     if (name == "pipecheck_quick" || name == "pipecheck_full") {
       if (eq != std::string::npos) throw UsageError("flag " + shortened(arg) + " takes no value");
       options.mode = name == "pipecheck_quick" ? ProbeMode::quick : ProbeMode::full;
+      continue;
+    }
+    if (name == "pipecheck_check_inputs") {
+      if (eq != std::string::npos) throw UsageError("flag " + shortened(arg) + " takes no value");
+      options.check_inputs_only = true;
       continue;
     }
     const ProbeFlag* flag = find_flag(flags, name);
@@ -182,7 +190,8 @@ void refuse_leftovers(int argc, char** argv, const std::vector<ProbeFlag>& flags
 }  // namespace
 
 int run_probe_main(int argc, char** argv, const std::string& stage, const std::string& probe,
-                   const RegisterCases& register_cases, const std::vector<ProbeFlag>& flags) {
+                   const RegisterCases& register_cases, const std::vector<ProbeFlag>& flags,
+                   const CheckInputs& check_inputs) {
   ProbeOptions options;
   BenchmarkFlags benchmark_flags;
   RepetitionPolicy repetitions;
@@ -201,6 +210,18 @@ int run_probe_main(int argc, char** argv, const std::string& stage, const std::s
   } catch (const UsageError& error) {
     std::cerr << probe << ": " << message_line(error.what()) << "\n";
     return 2;
+  }
+  if (options.check_inputs_only) {
+    try {
+      if (check_inputs) check_inputs(options);
+    } catch (const UsageError& error) {
+      std::cerr << probe << ": " << message_line(error.what()) << "\n";
+      return 2;
+    } catch (const std::exception& error) {
+      std::cerr << probe << ": could not check its inputs: " << message_line(error.what()) << "\n";
+      return 3;
+    }
+    return 0;
   }
   benchmark::AddCustomContext("pipecheck_stage", stage);
   benchmark::AddCustomContext("pipecheck_probe", probe);

@@ -34,8 +34,13 @@ std::string probe_flags_help(const std::vector<ProbeFlag>& flags);
 // "skipped: <reason>" and exits 0. An argument neither pipecheck nor Google Benchmark knows is
 // exit 2 naming the nearest known flag. --help lists both. Returns the exit code: 0 ok, 2
 // usage, 3 could not run.
+// With --pipecheck_check_inputs it checks the flags, then calls `check_inputs` (which throws
+// UsageError naming a bad path or dataset) and runs nothing: the driver asks each probe to check
+// its own inputs before the first probe runs, without linking the probe's code.
 using RegisterCases = std::function<std::string(const ProbeOptions&)>;
+using CheckInputs = std::function<void(const ProbeOptions&)>;
 int run_probe_main(int argc, char** argv, const std::string& stage, const std::string& probe,
-                   const RegisterCases& register_cases, const std::vector<ProbeFlag>& flags = {});
+                   const RegisterCases& register_cases, const std::vector<ProbeFlag>& flags = {},
+                   const CheckInputs& check_inputs = {});
 
 }  // namespace pipecheck

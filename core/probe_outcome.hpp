@@ -15,7 +15,7 @@ namespace pipecheck {
 
 struct ProbeOutcome {
   std::string probe;   // "pipecheck-hostmem"
-  std::string stage;   // "hostmem"
+  std::string stage;   // a stage key (core/stage_names.hpp)
   ProbeStatus status = ProbeStatus::failed;
   std::string reason;  // "skipped: no CUDA device", "killed by signal 11 (Segmentation fault)"
   double seconds = 0;

@@ -23,6 +23,7 @@
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/probe_main.hpp"
+#include "core/stage_names.hpp"
 #include "core/text_escape.hpp"
 #include "decode/jpeg_corpus.hpp"
 #include "decode/jpeg_decoder.hpp"
@@ -580,12 +581,17 @@ std::string register_cases(const ProbeOptions& options) {
   return "";
 }
 
+// What `pipecheck run` checks before its first probe: --images holds a JPEG to decode.
+void check_inputs(const ProbeOptions& options) {
+  if (const std::string* dir = options.last("images")) check_jpeg_directory(*dir);
+}
+
 }  // namespace
 }  // namespace pipecheck
 
 int main(int argc, char** argv) {
-  const int code = pipecheck::run_probe_main(argc, argv, "decode", "pipecheck-decode", pipecheck::register_cases,
-                                             pipecheck::kFlags);
+  const int code = pipecheck::run_probe_main(argc, argv, pipecheck::stage_name::decode, "pipecheck-decode",
+                                             pipecheck::register_cases, pipecheck::kFlags, pipecheck::check_inputs);
   pipecheck::gpu_case().release();  // the benchmarks have ended: nvJPEG and CUDA objects go now
   return code;
 }

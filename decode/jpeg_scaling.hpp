@@ -2,6 +2,8 @@
 // rate scales is the report's, pair by pair over interleaved repetitions: ceilings/scaling_pairs.)
 #pragma once
 
+#include "core/dimensions.hpp"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,7 +20,5 @@ std::vector<int> parse_thread_counts(const std::string& text);
 // `counts` with `n` added in order (once).
 std::vector<int> with_thread_count(std::vector<int> counts, int n);
 
-// "2000x1500" -> {2000, 1500}; throws UsageError naming `flag` and the text when malformed.
-std::pair<int, int> parse_dimensions(const std::string& flag, const std::string& text);
 
 }  // namespace pipecheck

@@ -27,7 +27,7 @@ struct ExpectedMachine {
   std::optional<int> cuda_driver_min;                 // cuda.driver_min = 12.4 (the driver's CUDA)
 };
 
-// One key an --expect file may set, with its meaning (README and errors list them).
+// One key an --expect file may set, with its meaning (docs/fleets.md and errors list them).
 struct ExpectKeySpec {
   const char* name;
   const char* meaning;

@@ -18,6 +18,7 @@
 #include "core/case_messages.hpp"
 #include "core/errors.hpp"
 #include "core/probe_main.hpp"
+#include "core/stage_names.hpp"
 #include "core/sysfs.hpp"
 #include "hostmem/host_memory_verify.hpp"
 
@@ -198,6 +199,6 @@ std::string register_cases(const ProbeOptions& options) {
 }  // namespace pipecheck
 
 int main(int argc, char** argv) {
-  return pipecheck::run_probe_main(argc, argv, "hostmem", "pipecheck-hostmem",
+  return pipecheck::run_probe_main(argc, argv, pipecheck::stage_name::hostmem, "pipecheck-hostmem",
                                    pipecheck::register_cases, pipecheck::kFlags);
 }

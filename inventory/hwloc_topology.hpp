@@ -38,7 +38,7 @@ struct HwlocTopology {
 HwlocTopology load_hwloc_topology(const SysfsRoot& sys);
 
 // What kind of device a PCI class is for the inventory: "gpu" (display, 3D), "nic" (network,
-// InfiniBand), "nvme", "storage" (other mass storage); "" for the rest.
+// InfiniBand), "nvme", or storage (other mass storage); "" for the rest.
 std::string pci_kind_of_class(unsigned class_code);
 
 }  // namespace pipecheck

@@ -9,6 +9,7 @@
 #include "ceilings/ceilings.hpp"
 #include "core/figure_text.hpp"
 #include "ceilings/physical_ceiling.hpp"
+#include "core/stage_names.hpp"
 
 namespace pipecheck {
 
@@ -43,7 +44,7 @@ constexpr double kPageableShare = 0.7;
 std::vector<Finding> pageable_vs_pinned(const Report& report, const Inventory&) {
   std::vector<Finding> findings;
   std::map<std::string, const Measurement*> pinned, pageable;
-  for (const Measurement* m : measurements_of(report, "pcie")) {
+  for (const Measurement* m : measurements_of(report, stage_name::pcie)) {
     if (m->unit != "GB/s" || param(*m, "direction") != "h2d" || param(*m, "numa") == "remote") continue;
     const std::string memory = param(*m, "host_memory");
     if (memory != "pinned" && memory != "pageable") continue;
@@ -54,7 +55,7 @@ std::vector<Finding> pageable_vs_pinned(const Report& report, const Inventory&) 
   for (const auto& [gpu, slow] : pageable) {
     const auto fast = pinned.find(gpu);
     if (fast == pinned.end() || slow->stats.median >= kPageableShare * fast->second->stats.median) continue;
-    findings.push_back({Verdict::warn, "pcie",
+    findings.push_back({Verdict::warn, stage_name::pcie,
                         "pageable H2D reaches " + figure(slow->stats.median, "GB/s") + " against " +
                             figure(fast->second->stats.median, "GB/s") + " pinned on " + gpu_name_of(*slow) +
                             ": use pinned host memory (pin_memory=True in the DataLoader)",
@@ -69,7 +70,7 @@ constexpr double kRemoteNumaShare = 0.85;
 std::vector<Finding> remote_numa_copies(const Report& report, const Inventory&) {
   std::vector<Finding> findings;
   std::map<std::string, const Measurement*> local, remote;
-  for (const Measurement* m : measurements_of(report, "pcie")) {
+  for (const Measurement* m : measurements_of(report, stage_name::pcie)) {
     if (m->unit != "GB/s" || param(*m, "direction") != "h2d" || param(*m, "host_memory") != "pinned") continue;
     const std::string numa = param(*m, "numa");
     if (numa != "local" && numa != "remote") continue;
@@ -78,7 +79,7 @@ std::vector<Finding> remote_numa_copies(const Report& report, const Inventory&) 
   for (const auto& [gpu, far] : remote) {
     const auto near = local.find(gpu);
     if (near == local.end() || far->stats.median >= kRemoteNumaShare * near->second->stats.median) continue;
-    findings.push_back({Verdict::warn, "pcie",
+    findings.push_back({Verdict::warn, stage_name::pcie,
                         "pinned H2D from the far NUMA node reaches " + figure(far->stats.median, "GB/s") + " against " +
                             figure(near->second->stats.median, "GB/s") + " from the GPU's own node on " +
                             gpu_name_of(*far) + ": bind each loader to its GPU's NUMA node (numactl --cpunodebind)",
@@ -93,7 +94,7 @@ constexpr double kLooseFileIops = 1000;
 
 std::vector<Finding> slow_random_reads(const Report& report, const Inventory&) {
   std::vector<Finding> findings;
-  for (const Measurement* m : measurements_of(report, "storage")) {
+  for (const Measurement* m : measurements_of(report, stage_name::storage)) {
     const std::string pattern = param(*m, "pattern");
     if (pattern != "rand_read" && pattern != "rand") continue;
     double iops = 0;
@@ -110,7 +111,7 @@ std::vector<Finding> slow_random_reads(const Report& report, const Inventory&) {
     const int bs = int_param(m->params, "bs", 4096);
     const std::string size = bs % 1024 == 0 ? std::to_string(bs / 1024) + " KiB" : std::to_string(bs) + " B";
     const std::string kind_words = kind == "sata_hdd" ? "HDD" : kind.empty() ? "disk" : kind;
-    findings.push_back({Verdict::warn, "storage",
+    findings.push_back({Verdict::warn, stage_name::storage,
                         "random " + size + " reads on " + where + " (" + param(*m, "device") + ", " + kind_words +
                             ") reach " + figure(iops, "IOPS") +
                             ": a loader reading loose JPEGs from it cannot feed the GPU; pack the dataset into "
@@ -127,7 +128,7 @@ std::vector<Finding> progressive_jpeg(const Report& report, const Inventory&) {
   std::vector<Finding> findings;
   // The same op at the same threads in the two sets; the fewest threads say it most cleanly.
   std::map<std::string, const Measurement*> baseline, progressive;
-  for (const Measurement* m : measurements_of(report, "decode")) {
+  for (const Measurement* m : measurements_of(report, stage_name::decode)) {
     if (m->unit != "images/s") continue;
     std::string op = param(*m, "op").empty() ? param(*m, "case") : param(*m, "op");
     // CMYK images are their own set (cmyk_jpeg below): never the baseline side of this pair.
@@ -151,7 +152,7 @@ std::vector<Finding> progressive_jpeg(const Report& report, const Inventory&) {
   if (!slowest_pair[0]) return findings;
   const double ratio = slowest_pair[1]->stats.median / slowest_pair[0]->stats.median;
   if (ratio < kProgressiveSlowdown) return findings;
-  findings.push_back({Verdict::warn, "decode",
+  findings.push_back({Verdict::warn, stage_name::decode,
                       "progressive JPEGs decode " + ratio_text(ratio) + "x slower than baseline ones (" +
                           figure(slowest_pair[0]->stats.median, "images/s") + " against " +
                           figure(slowest_pair[1]->stats.median, "images/s") + ", " + std::to_string(fewest_threads) +
@@ -167,7 +168,7 @@ std::vector<Finding> cmyk_jpeg(const Report& report, const Inventory&) {
   std::vector<Finding> findings;
   // Full decode at the fewest threads measured, CMYK and baseline alike.
   std::map<std::string, std::map<int, const Measurement*>> full;  // set -> threads -> case
-  for (const Measurement* m : measurements_of(report, "decode")) {
+  for (const Measurement* m : measurements_of(report, stage_name::decode)) {
     if (m->unit == "images/s" && param(*m, "op") == "full") full[param(*m, "set")][int_param(m->params, "threads", 0)] = m;
   }
   if (full["cmyk"].empty()) return findings;
@@ -186,7 +187,7 @@ std::vector<Finding> cmyk_jpeg(const Report& report, const Inventory&) {
   }
   text += "; a loader that does not convert them gets 4-channel images (torchvision's default loader converts): "
           "convert them to RGB once, offline";
-  findings.push_back({Verdict::warn, "decode", text, evidence});
+  findings.push_back({Verdict::warn, stage_name::decode, text, evidence});
   return findings;
 }
 
@@ -198,7 +199,7 @@ std::vector<Finding> poor_decode_scaling(const Report& report, const Inventory& 
   // Per op and set: the measurement with the most threads within the physical cores.
   std::map<std::string, const Measurement*> widest;
   const int cores = inventory.cpu.physical_cores.value_or(0);
-  for (const Measurement* m : measurements_of(report, "decode")) {
+  for (const Measurement* m : measurements_of(report, stage_name::decode)) {
     const int threads = int_param(m->params, "threads", 0);
     if (threads <= 1 || !m->percent_of_ceiling || (cores > 0 && threads > cores)) continue;
     const std::string key = param(*m, "op") + param(*m, "case") + "|" + param(*m, "set");
@@ -209,7 +210,7 @@ std::vector<Finding> poor_decode_scaling(const Report& report, const Inventory& 
     if (*m->percent_of_ceiling >= kPoorScalingPercent) continue;
     const int threads = int_param(m->params, "threads", 0);
     const double speedup = threads * *m->percent_of_ceiling / 100;
-    findings.push_back({Verdict::warn, "decode",
+    findings.push_back({Verdict::warn, stage_name::decode,
                         m->what + " scales to " + ratio_text(speedup) + "x on " + std::to_string(threads) + " threads (" +
                             percent_text(*m->percent_of_ceiling) + " of linear, " + figure(m->stats.median, "images/s") +
                             "): memory bandwidth, caches or a shared lock limit it, so more loader workers buy little; "
@@ -225,14 +226,14 @@ std::vector<Finding> gpu_decode_vs_cpu(const Report& report, const Inventory&) {
   std::vector<Finding> findings;
   const Measurement* gpu = nullptr;
   const Measurement* cpu = nullptr;
-  for (const Measurement* m : measurements_of(report, "decode")) {
+  for (const Measurement* m : measurements_of(report, stage_name::decode)) {
     if (m->unit != "images/s" || param(*m, "set") != "baseline") continue;
     if (param(*m, "op") == "nvjpeg" && (!gpu || m->stats.median > gpu->stats.median)) gpu = m;
     if (param(*m, "op") == "full" && (!cpu || m->stats.median > cpu->stats.median)) cpu = m;
   }
   if (!gpu || !cpu || cpu->stats.median <= 0) return findings;
   const int threads = int_param(cpu->params, "threads", 1);
-  findings.push_back({Verdict::info, "decode",
+  findings.push_back({Verdict::info, stage_name::decode,
                       "GPU decode (nvJPEG, " + param(*gpu, "backend") + ") reaches " + figure(gpu->stats.median, "images/s") +
                           ", " + ratio_text(gpu->stats.median / cpu->stats.median) + "x the CPU's best full decode (" +
                           figure(cpu->stats.median, "images/s") + " on " + std::to_string(threads) +
@@ -248,14 +249,14 @@ std::vector<Finding> single_thread_memcpy(const Report& report, const Inventory&
   std::vector<Finding> findings;
   const Measurement* one = nullptr;
   const Measurement* most = nullptr;
-  for (const Measurement* m : measurements_of(report, "hostmem")) {
+  for (const Measurement* m : measurements_of(report, stage_name::hostmem)) {
     if (param(*m, "op") != "memcpy" || m->unit != "GB/s") continue;
     const int threads = int_param(m->params, "threads", 0);
     if (threads == 1) one = m;
     if (!most || threads > int_param(most->params, "threads", 0)) most = m;
   }
   if (!one || !most || most == one || one->stats.median >= kSingleThreadShare * most->stats.median) return findings;
-  findings.push_back({Verdict::info, "hostmem",
+  findings.push_back({Verdict::info, stage_name::hostmem,
                       "one thread copies " + figure(one->stats.median, "GB/s") + " against " +
                           figure(most->stats.median, "GB/s") + " with " + param(*most, "threads") +
                           " threads: a loader in one process (num_workers=0) or a single pinning thread gets " +
@@ -268,7 +269,7 @@ std::vector<Finding> single_thread_memcpy(const Report& report, const Inventory&
 std::vector<Finding> virtual_disk(const Report& report, const Inventory& inventory) {
   std::vector<Finding> findings;
   std::map<std::string, const Measurement*> best;  // per device: the fastest GB/s figure
-  for (const Measurement* m : measurements_of(report, "storage")) {
+  for (const Measurement* m : measurements_of(report, stage_name::storage)) {
     const std::string device = param(*m, "device");
     bool is_virtual = param(*m, "disk_kind") == "virtual_disk";
     for (const auto& disk : inventory.disks) {
@@ -279,7 +280,7 @@ std::vector<Finding> virtual_disk(const Report& report, const Inventory& invento
     if (!slot || m->stats.median > slot->stats.median) slot = m;
   }
   for (const auto& [device, m] : best) {
-    findings.push_back({Verdict::info, "storage",
+    findings.push_back({Verdict::info, stage_name::storage,
                         device + " is a virtual disk: it has no hardware ceiling, and its best " +
                             figure(m->stats.median, "GB/s") +
                             " is what the hypervisor grants today; it can change with other tenants' load",
@@ -310,7 +311,7 @@ std::vector<Finding> downtrained_gpu_link(const Report&, const Inventory& invent
     text += *link.current_width < *link.max_width
                 ? "; reseat the card or check the slot and riser"
                 : "; if it stays there under load, check the BIOS slot speed setting and the riser";
-    findings.push_back({Verdict::warn, "pcie", text, {"inventory/gpu" + std::to_string(index) + "/pcie_link"}});
+    findings.push_back({Verdict::warn, stage_name::pcie, text, {"inventory/gpu" + std::to_string(index) + "/pcie_link"}});
   }
   return findings;
 }
@@ -319,10 +320,10 @@ std::vector<Finding> downtrained_gpu_link(const Report&, const Inventory& invent
 // fails on them or skips them silently. Once per dataset, from the first measurement naming it.
 std::vector<Finding> bad_dataset_files(const Report& report, const Inventory&) {
   std::vector<Finding> findings;
-  for (const Measurement* m : measurements_of(report, "decode")) {
+  for (const Measurement* m : measurements_of(report, stage_name::decode)) {
     if (int_param(m->params, "bad_files", 0) == 0 || param(*m, "corpus") == "generated") continue;
     const bool one = int_param(m->params, "bad_files", 0) == 1;
-    findings.push_back({Verdict::warn, "decode",
+    findings.push_back({Verdict::warn, stage_name::decode,
                         param(*m, "bad_files") + (one ? " file of " : " files of ") + param(*m, "corpus") +
                             (one ? " is not a sound JPEG and was" : " are not sound JPEGs and were") +
                             " left out of the decode figures: " +
@@ -331,10 +332,10 @@ std::vector<Finding> bad_dataset_files(const Report& report, const Inventory&) {
     break;
   }
   std::set<std::string> datasets;
-  for (const Measurement* m : measurements_of(report, "storage")) {
+  for (const Measurement* m : measurements_of(report, stage_name::storage)) {
     if (int_param(m->params, "files_unreadable", 0) == 0 || !datasets.insert(param(*m, "path")).second) continue;
     const bool one = int_param(m->params, "files_unreadable", 0) == 1;
-    findings.push_back({Verdict::warn, "storage",
+    findings.push_back({Verdict::warn, stage_name::storage,
                         param(*m, "files_unreadable") + (one ? " file of " : " files of ") + param(*m, "path") +
                             (one ? " could not be opened and was" : " could not be opened and were") +
                             " not read (first: " + param(*m, "first_unreadable") +
@@ -342,9 +343,9 @@ std::vector<Finding> bad_dataset_files(const Report& report, const Inventory&) {
                         {m->key}});
   }
   std::set<std::string> folders;
-  for (const Measurement* m : measurements_of(report, "storage")) {
+  for (const Measurement* m : measurements_of(report, stage_name::storage)) {
     if (int_param(m->params, "dirs_unreadable", 0) == 0 || !folders.insert(param(*m, "path")).second) continue;
-    findings.push_back({Verdict::warn, "storage",
+    findings.push_back({Verdict::warn, stage_name::storage,
                         param(*m, "dirs_unreadable") + " sub-folder(s) of " + param(*m, "path") +
                             " could not be read and were left out (first: " + param(*m, "first_unreadable_dir") +
                             "): the read figures leave out their files",
@@ -358,9 +359,9 @@ std::vector<Finding> bad_dataset_files(const Report& report, const Inventory&) {
 std::vector<Finding> storage_target_notes(const Report& report, const Inventory&) {
   std::vector<Finding> findings;
   std::set<std::string> targets;
-  for (const Measurement* m : measurements_of(report, "storage")) {
+  for (const Measurement* m : measurements_of(report, stage_name::storage)) {
     if (param(*m, "note").empty() || !targets.insert(param(*m, "path")).second) continue;
-    findings.push_back({Verdict::warn, "storage", param(*m, "path") + ": " + param(*m, "note"), {m->key}});
+    findings.push_back({Verdict::warn, stage_name::storage, param(*m, "path") + ": " + param(*m, "note"), {m->key}});
   }
   return findings;
 }

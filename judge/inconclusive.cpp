@@ -3,18 +3,19 @@
 
 #include <cmath>
 #include <cstdio>
-#include <set>
 
 #include "core/figure_text.hpp"
+#include "core/stage_registry.hpp"
 
 namespace pipecheck {
 
 namespace {
 
-// Stages whose figures run on a GPU, where another process on it can slow them.
+// Figures measured on a GPU, where another process on it can slow them: its stage's record
+// says so, and GPU decode (op nvjpeg) runs there too.
 bool runs_on_gpu(const Measurement& m) {
-  static const std::set<std::string> gpu_stages = {"compute", "memory", "pcie", "comm", "stress"};
-  return gpu_stages.count(m.stage) > 0 || param_or_empty(m.params, "op") == "nvjpeg";
+  const StageSpec* stage = find_stage(m.stage);
+  return (stage && stage->runs_on_gpu) || param_or_empty(m.params, "op") == "nvjpeg";
 }
 
 std::string value_text(double value, const std::string& unit) {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "core/stage_names.hpp"
+
 namespace pipecheck {
 
 namespace {
@@ -37,7 +39,7 @@ std::string driver_words(const GpuInfo& gpu) {
 Judgement judge_one(const Inventory& inventory, const GpuInfo& gpu, const Profile& profile) {
   const std::string key = "gpu.unseen_on_bus";
   const SoftwareStack& software = inventory.software;
-  Judgement j{"inventory/gpu/" + gpu.pci_bdf + "/driver", "compute", "GPU " + gpu.pci_bdf + " on the PCI bus",
+  Judgement j{"inventory/gpu/" + gpu.pci_bdf + "/driver", stage_name::compute, "GPU " + gpu.pci_bdf + " on the PCI bus",
               Verdict::info, profile.rule(key), ""};
   if (!inventory.recorded_root.empty()) {
     j.explanation = "seen on the bus of a recorded tree; the driver was not asked";
@@ -83,7 +85,7 @@ std::vector<Judgement> judge_gpus_on_bus(const Inventory& inventory, const Profi
 std::vector<Judgement> judge_cpu_allowance(const Inventory& inventory) {
   const CpuAllowance& allowance = inventory.cpu_allowance;
   if (!allowance.limited()) return {};
-  return {{"inventory/cpu/allowance", "decode", "CPUs this process may use", Verdict::info, "",
+  return {{"inventory/cpu/allowance", stage_name::decode, "CPUs this process may use", Verdict::info, "",
            "this process may use " + allowance.describe() +
                ": the probes' default thread counts follow the usable CPUs, and CPU figures are this share's"}};
 }

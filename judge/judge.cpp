@@ -1,5 +1,5 @@
 // The judge: turns ceilings and percentages into verdicts by the acceptance profile. Which
-// profile key governs a measurement is data (one entry per stage in kStageChecks below).
+// profile keys govern a measurement is its stage's rule (StageSpec::checks in stages/).
 #include "judge/judge.hpp"
 
 #include <algorithm>
@@ -7,6 +7,9 @@
 #include <map>
 
 #include "ceilings/ceilings.hpp"
+#include "ceilings/measurement_gpu.hpp"
+#include "core/stage_names.hpp"
+#include "core/stage_registry.hpp"
 #include "core/figure_text.hpp"
 #include "judge/findings.hpp"
 #include "judge/inconclusive.hpp"
@@ -17,35 +20,11 @@ namespace pipecheck {
 
 namespace {
 
-// One test a measurement is put to.
-enum class CheckKind {
-  percent_min,  // percent_of_ceiling >= the key's minimum (with the warn margin)
-  value_min,    // the figure itself >= the key's minimum (with the warn margin, relative)
-  count_max,    // a count <= the key's maximum; no warn band
-  policy,       // a fact that holds: the key's verdict
-};
-
-struct Check {
-  CheckKind kind;
-  std::string key;
-  double value = 0;  // value_min and count_max: the figure; unused otherwise
-  std::string unit;  // value_min: the figure's unit
-  std::string fact;  // policy and count_max: the fact in words
-};
-
-// What a stage's rule says about one measurement: the checks, or why none applies.
-struct StageChecks {
-  std::vector<Check> checks;
-  std::string not_judged;  // "single-thread figures are not judged" when checks is empty
-};
-
 struct Context {
   const Inventory& inventory;
   const std::vector<Measurement>& siblings;  // the same probe's measurements
   const PhysicalCeilings& physical;
 };
-
-using StageRule = StageChecks (*)(const Measurement&, const Context&);
 
 // Not a profile key: no profile may let a figure above the hardware pass.
 std::string physical_ceiling_rule() {
@@ -53,146 +32,6 @@ std::string physical_ceiling_rule() {
 }
 
 std::string param(const Measurement& m, const std::string& name) { return param_or_empty(m.params, name); }
-
-StageChecks percent_check(const std::string& key) { return {{{CheckKind::percent_min, key, 0, "", ""}}, ""}; }
-StageChecks not_judged(const std::string& why) { return {{}, why}; }
-
-StageChecks compute_checks(const Measurement& m, const Context&) {
-  const auto dtype = parse_dtype(param(m, "dtype"));
-  if (!dtype) return not_judged("no dtype param, so no compute threshold");
-  return percent_check(std::string("compute.") + to_string(*dtype) + "_min_percent");
-}
-
-StageChecks memory_checks(const Measurement& m, const Context&) {
-  const std::string op = param(m, "op");
-  if (op == "copy" || op == "read" || op == "write" || op == "triad") {
-    return percent_check("memory.hbm_" + op + "_min_percent");
-  }
-  if (op == "d2d_memcpy") return percent_check("memory.d2d_memcpy_min_percent");
-  return not_judged("no threshold for memory op '" + op + "'");
-}
-
-StageChecks pcie_checks(const Measurement& m, const Context&) {
-  const std::string direction = param(m, "direction");
-  const std::string memory = param(m, "host_memory");
-  if (memory != "pinned") {
-    return not_judged((memory.empty() ? std::string("unnamed") : memory) +
-                      " host memory is compared with pinned in the findings, not judged");
-  }
-  if (param(m, "numa") == "remote") {
-    return not_judged("copies from the far NUMA node are compared in the findings, not judged");
-  }
-  if (direction == "h2d" || direction == "d2h" || direction == "bidir") {
-    return percent_check("pcie.pinned_" + direction + "_min_percent");
-  }
-  return not_judged("no threshold for direction '" + direction + "'");
-}
-
-std::uint64_t bytes_param(const Measurement& m) {
-  const std::string text = param(m, "bytes");
-  return text.empty() || text.find_first_not_of("0123456789") != std::string::npos ? 0 : std::stoull(text);
-}
-
-// Small messages are latency-bound by nature (nccl-tests' busbw climbs with size), so a sweep is
-// judged at its largest size, per collective, dtype and job shape.
-StageChecks comm_checks(const Measurement& m, const Context& context) {
-  if (param(m, "ranks") == "1") {
-    return not_judged("one rank: NCCL's path and its data check only; its bus bandwidth is 0 by the formula");
-  }
-  std::uint64_t largest = 0;
-  for (const auto& other : context.siblings) {
-    if (other.stage != m.stage) continue;
-    bool same_series = true;
-    for (const char* name : {"collective", "dtype", "ranks", "nodes"}) same_series = same_series && param(other, name) == param(m, name);
-    if (same_series) largest = std::max(largest, bytes_param(other));
-  }
-  if (bytes_param(m) < largest) {
-    return not_judged("smaller messages are latency-bound; judged at the largest size (" + std::to_string(largest) + " bytes)");
-  }
-  return percent_check("comm.busbw_min_percent");
-}
-
-// "seq_read", "seq" -> "seq"; "rand_read", "rand" -> "rand"; others as they are.
-std::string storage_pattern(const Measurement& m) {
-  const std::string pattern = param(m, "pattern");
-  if (pattern == "seq_read" || pattern == "seq") return "seq";
-  if (pattern == "rand_read" || pattern == "rand") return "rand";
-  return pattern;
-}
-
-// Operations per second of a random-read measurement: IOPS as measured, or GB/s / block size.
-std::optional<double> iops_of(const Measurement& m) {
-  if (m.unit == "IOPS") return m.stats.median;
-  const int bs = int_param(m.params, "bs", 0);
-  if (m.unit == "GB/s" && bs > 0) return m.stats.median * 1e9 / bs;
-  return std::nullopt;
-}
-
-StageChecks storage_checks(const Measurement& m, const Context&) {
-  const std::string pattern = storage_pattern(m);
-  StageChecks result;
-  if (pattern == "seq" && m.unit == "GB/s") {
-    result.checks.push_back({CheckKind::percent_min, "storage.seq_read_min_percent", 0, "", ""});
-    result.checks.push_back({CheckKind::value_min, "storage.seq_read_min_gbps", m.stats.median, "GB/s", ""});
-  } else if (pattern == "rand") {
-    if (const auto iops = iops_of(m)) {
-      result.checks.push_back({CheckKind::value_min, "storage.rand_read_min_iops", *iops, "IOPS", ""});
-    }
-  }
-  if (result.checks.empty()) result.not_judged = "no threshold for storage pattern '" + param(m, "pattern") + "'";
-  return result;
-}
-
-StageChecks decode_checks(const Measurement& m, const Context& context) {
-  const int threads = int_param(m.params, "threads", 0);
-  if (threads <= 1) return not_judged("the 1-thread rate is the reference the others scale from");
-  const int cores = context.inventory.cpu.physical_cores.value_or(0);
-  if (cores > 0 && threads > cores) {
-    return not_judged(std::to_string(threads) + " threads exceed the " + std::to_string(cores) +
-                      " physical cores: SMT threads share a core, so scaling is not judged");
-  }
-  return percent_check("decode.scaling_efficiency_min_percent");
-}
-
-StageChecks hostmem_checks(const Measurement& m, const Context& context) {
-  const std::string op = param(m, "op");
-  if (op != "read" && op != "write" && op != "memcpy") return not_judged("no threshold for host memory op '" + op + "'");
-  const int threads = int_param(m.params, "threads", 0);
-  int most = 0;
-  for (const auto& other : context.siblings) {
-    if (other.stage == m.stage && param(other, "op") == op) most = std::max(most, int_param(other.params, "threads", 0));
-  }
-  if (threads < most) {
-    return not_judged("judged at the most threads measured (" + std::to_string(most) + "); fewer threads reach less by nature");
-  }
-  return percent_check("hostmem." + op + "_min_percent");
-}
-
-StageChecks stress_checks(const Measurement& m, const Context&) {
-  StageChecks result;
-  const std::string wrong = param(m, "wrong_results");
-  if (!wrong.empty()) {
-    const double count = std::atof(wrong.c_str());
-    result.checks.push_back({CheckKind::count_max, "stress.wrong_results_max", count, "",
-                             wrong + " wrong result" + (wrong == "1" ? "" : "s")});
-  }
-  const std::string slowdown = param(m, "thermal_slowdown_seconds");
-  if (!slowdown.empty() && std::atof(slowdown.c_str()) > 0) {
-    result.checks.push_back({CheckKind::policy, "stress.thermal_slowdown", 0, "",
-                             "thermal slowdown for " + slowdown + " s during the burn"});
-  }
-  if (result.checks.empty()) result.not_judged = "no wrong_results or thermal_slowdown_seconds param";
-  return result;
-}
-
-const std::map<std::string, StageRule>& stage_rules() {
-  static const std::map<std::string, StageRule> rules = {
-      {"compute", compute_checks}, {"memory", memory_checks},   {"pcie", pcie_checks},
-      {"comm", comm_checks},       {"storage", storage_checks}, {"decode", decode_checks},
-      {"hostmem", hostmem_checks}, {"stress", stress_checks},
-  };
-  return rules;
-}
 
 // One check's outcome; empty when its key is off (then it does not take part).
 struct CheckOutcome {
@@ -289,11 +128,10 @@ std::string info_words(const Measurement& m) {
 Judgement judge_measurement(const Measurement& m, const Context& context, const Profile& profile) {
   Judgement judgement{m.key, m.stage, m.what, Verdict::info, "", ""};
   StageChecks stage_checks;
-  const auto rule = stage_rules().find(m.stage);
-  if (rule == stage_rules().end()) {
-    stage_checks.not_judged = "no profile rule for stage '" + m.stage + "'";
+  if (const StageSpec* stage = find_stage(m.stage)) {
+    stage_checks = stage->checks(m, StageContext{context.inventory, context.siblings});
   } else {
-    stage_checks = rule->second(m, context);
+    stage_checks.not_judged = "no profile rule for stage '" + m.stage + "'";
   }
   if (param(m, "verified") == "no") {
     stage_checks.checks.push_back({CheckKind::policy, "probe.unverified", 0, "", "its result check failed (verified = no)"});
@@ -338,7 +176,7 @@ std::optional<double> best_pinned_copy(const Report& report, const Inventory& in
   std::optional<double> best;
   for (const auto& probe : report.probes) {
     for (const auto& m : probe.measurements) {
-      if (m.stage != "pcie" || m.unit != "GB/s" || param(m, "host_memory") != "pinned" || param(m, "direction") == "bidir") continue;
+      if (m.stage != stage_name::pcie || m.unit != "GB/s" || param(m, "host_memory") != "pinned" || param(m, "direction") == "bidir") continue;
       if (find_gpu(m, inventory) != &gpu) continue;
       best = std::max(best.value_or(0), m.stats.median);
     }
@@ -352,7 +190,7 @@ Judgement judge_gpu_link(const Report& report, const Inventory& inventory, const
                          const GpuInfo& gpu, std::size_t position) {
   const PcieLink& link = gpu.pcie;
   const std::string key = "pcie.link_downtrained";
-  Judgement judgement{gpu_subject(gpu, position) + "/pcie_link", "pcie",
+  Judgement judgement{gpu_subject(gpu, position) + "/pcie_link", stage_name::pcie,
                       "GPU " + std::to_string(gpu.cuda_index) + " PCIe link" + (gpu.pci_bdf.empty() ? "" : " (" + gpu.pci_bdf + ")"),
                       Verdict::info, profile.rule(key), ""};
   if (!link.current_gts || !link.current_width || !link.max_gts || !link.max_width) {
@@ -468,10 +306,10 @@ std::vector<Judgement> judge_inventory(const Report& report, const Inventory& in
   const SoftwareStack& software = inventory.software;
   const std::string key = "gpu.cuda_mismatch";
   if (const auto mismatch = software.cuda_mismatch()) {
-    judgements.push_back({"inventory/software/cuda", "compute", "CUDA driver and runtime", profile.policy(key),
+    judgements.push_back({"inventory/software/cuda", stage_name::compute, "CUDA driver and runtime", profile.policy(key),
                           profile.rule(key), *mismatch + ": CUDA calls fail or fall back on this machine"});
   } else if (software.driver_cuda_version && software.runtime_cuda_version) {
-    judgements.push_back({"inventory/software/cuda", "compute", "CUDA driver and runtime", Verdict::pass, profile.rule(key),
+    judgements.push_back({"inventory/software/cuda", stage_name::compute, "CUDA driver and runtime", Verdict::pass, profile.rule(key),
                           "driver supports CUDA " + std::to_string(*software.driver_cuda_version / 1000) + "." +
                               std::to_string(*software.driver_cuda_version % 1000 / 10) + ", built with " +
                               std::to_string(*software.runtime_cuda_version / 1000) + "." +

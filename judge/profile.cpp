@@ -2,6 +2,8 @@
 // the file, the line and the key, and suggest the key that was probably meant.
 #include "judge/profile.hpp"
 
+#include "core/stage_registry.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -26,11 +28,11 @@ std::string trim_text(const std::string& text) {
   return text.substr(begin, end - begin + 1);
 }
 
-const ProfileKeySpec* find_key(const std::string& name) {
+std::optional<ProfileKeySpec> find_key(const std::string& name) {
   for (const auto& spec : profile_keys()) {
-    if (spec.name == name) return &spec;
+    if (spec.name == name) return spec;
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 // The nearest known key, when it is near enough to be what was meant.
@@ -142,8 +144,8 @@ Profile parse_profile(const std::string& text, const std::string& source, const 
     const std::string key = trim_text(line.substr(0, equals));
     const std::string value_text = trim_text(line.substr(equals + 1));
     if (key.empty()) throw UsageError(where + ": no key before '='");
-    const ProfileKeySpec* spec = find_key(key);
-    if (spec == nullptr) {
+    const std::optional<ProfileKeySpec> spec = find_key(key);
+    if (!spec) {
       const std::string suggestion = suggestion_for(key);
       throw UsageError(where + ": unknown key '" + key + "'" +
                        (suggestion.empty() ? " (not a profile key; the default profile lists every key)"
@@ -165,7 +167,13 @@ Profile parse_profile(const std::string& text, const std::string& source, const 
 }
 
 const Profile& default_profile() {
-  static const Profile profile = parse_profile(default_profile_text(), "default profile");
+  // Parsed again only when the registry changed (a test's own stage brings its keys).
+  static std::size_t parsed_for = 0;
+  static Profile profile;
+  if (parsed_for != stage_registry_generation()) {
+    profile = parse_profile(default_profile_text(), "default profile");
+    parsed_for = stage_registry_generation();
+  }
   return profile;
 }
 

@@ -8,26 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "core/profile_key.hpp"
 #include "report/verdict.hpp"
 
 namespace pipecheck {
 
-// What a key's value means. Every key accepts `off` (no threshold: its measurements are judged
-// `info`) except warn_margin_percent.
-enum class ProfileValueKind {
-  percent,  // 0..100: minimum % of the ceiling ("compute.bf16_min_percent = 70")
-  count,    // a non-negative whole number ("stress.wrong_results_max = 0")
-  number,   // a non-negative figure in the unit the key names ("storage.rand_read_min_iops")
-  policy,   // the verdict a fact gets: fail | warn | info ("pcie.link_downtrained = fail")
-};
-
-struct ProfileKeySpec {
-  std::string name;     // "compute.bf16_min_percent"
-  ProfileValueKind kind;
-  std::string meaning;  // one line for `pipecheck profile --keys` and the docs
-};
 // Every key a profile may set, in documentation order. The judge reads only these.
-const std::vector<ProfileKeySpec>& profile_keys();
+std::vector<ProfileKeySpec> profile_keys();
 
 // One key's value after parsing, with where it came from (for the Judgement's rule text).
 struct ProfileValue {
@@ -53,8 +40,9 @@ class Profile {
   std::vector<std::string> sources;  // "default profile", then each file overlaid on it
 };
 
-// The shipped profile's text (judge/default_profile.cpp), every key documented beside it.
-const char* default_profile_text();
+// The shipped profile's text (judge/default_profile.cpp and each stage's part), every key
+// documented beside it.
+std::string default_profile_text();
 // The shipped profile, parsed.
 const Profile& default_profile();
 

@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "core/case_messages.hpp"
 #include "core/probe_main.hpp"
+#include "core/stage_names.hpp"
 #include "memory/hbm_kernels.hpp"
 #include "memory/hbm_model.hpp"
 #include "pcie/pcie_plan.hpp"
@@ -107,6 +108,6 @@ std::string register_cases(const ProbeOptions& options) {
 }  // namespace pipecheck
 
 int main(int argc, char** argv) {
-  return pipecheck::run_probe_main(argc, argv, "memory", "pipecheck-memory", pipecheck::register_cases,
+  return pipecheck::run_probe_main(argc, argv, pipecheck::stage_name::memory, "pipecheck-memory", pipecheck::register_cases,
                                    {pipecheck::gpus_flag()});
 }

@@ -13,6 +13,7 @@
 #include "inventory/pcie_link.hpp"
 #include "core/case_messages.hpp"
 #include "core/probe_main.hpp"
+#include "core/stage_names.hpp"
 #include "core/sysfs.hpp"
 #include "pcie/pcie_copies.hpp"
 #include "pcie/pcie_plan.hpp"
@@ -207,5 +208,5 @@ std::string register_cases(const ProbeOptions& options) {
 }  // namespace pipecheck
 
 int main(int argc, char** argv) {
-  return pipecheck::run_probe_main(argc, argv, "pcie", "pipecheck-pcie", pipecheck::register_cases, {pipecheck::gpus_flag()});
+  return pipecheck::run_probe_main(argc, argv, pipecheck::stage_name::pcie, "pipecheck-pcie", pipecheck::register_cases, {pipecheck::gpus_flag()});
 }

@@ -11,42 +11,6 @@ namespace pipecheck {
 
 namespace {
 
-// What to do when a stage's figure is below its threshold: the checks a person accepting the
-// machine runs next, in the order they usually find the cause.
-const std::map<std::string, std::string>& stage_advice() {
-  static const std::map<std::string, std::string> advice = {
-      {"storage",
-       "Check that the disk measured is the one the dataset lives on and that nothing else reads from it "
-       "(iostat -x while the probe runs); for a network file system check its server and link. Stage the dataset "
-       "on local NVMe, or pack it into fewer, larger files."},
-      {"decode",
-       "Check the CPU governor (performance), that nothing else runs on the cores and that the process is not "
-       "limited to a few CPUs (cgroup quota, taskset); compare one thread with tjbench. Too slow for the "
-       "workload: decode on the GPU (nvJPEG, DALI) or store images pre-resized."},
-      {"hostmem",
-       "Check that every memory channel is populated and the DIMMs run at their rated speed (pipecheck "
-       "inventory as root lists them), and the BIOS memory and NUMA settings."},
-      {"pcie",
-       "Check the GPU's link width and speed while copies run (pipecheck inventory, nvidia-smi -q -d PCIE); "
-       "reseat the card or its riser and check the BIOS PCIe settings. Copy from pinned memory on the GPU's "
-       "NUMA node."},
-      {"memory",
-       "Check the GPU's memory clock, temperature and ECC counters under load (pipecheck stress); a GPU well "
-       "below its identical peers is a candidate for replacement."},
-      {"compute",
-       "Check the GPU's SM clock, power limit and clock-event reasons under load (pipecheck stress, nvidia-smi "
-       "-q -d PERFORMANCE) and compare it with the machine's other GPUs; a GPU well below its peers is a "
-       "candidate for replacement."},
-      {"comm",
-       "Check the NVLink and NVSwitch state (nvidia-smi nvlink -s, nvidia-smi topo -m), the transport NCCL "
-       "chose (NCCL_DEBUG=INFO) and, across nodes, the NICs NCCL may use (NCCL_IB_HCA, NCCL_SOCKET_IFNAME)."},
-      {"stress",
-       "Wrong results or slowdowns under a burn: check cooling, power delivery and the GPU's Xid and ECC "
-       "errors; a GPU that computes wrong results must not train."},
-  };
-  return advice;
-}
-
 std::string subject_title(const Judgement& j, const Measurement* m) {
   const std::string what = m ? m->what : (j.what.empty() ? j.subject : j.what);
   return stage_title(j.stage) + ": " + what;
@@ -79,9 +43,7 @@ std::string advice_for(const Judgement& j) {
     return "The noise measured around the probe could have produced this result: rerun on a quiet machine "
            "(nothing else running, performance governor) before judging it.";
   }
-  const auto& advice = stage_advice();
-  const auto it = advice.find(j.stage);
-  if (it != advice.end()) return it->second;
+  if (const StageSpec* stage = find_stage(j.stage)) return stage->advice;
   return "Rerun the stage alone (pipecheck run --only " + j.stage +
          ") to confirm it, then compare the figure with its ceiling's derivation.";
 }

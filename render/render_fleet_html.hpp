@@ -9,7 +9,7 @@
 
 namespace pipecheck {
 
-// The stage of a fleet group: the first part of its key ("hostmem/memcpy/threads:1" -> "hostmem").
+// The stage of a fleet group: the first part of its key (hostmem/memcpy/threads:1 -> hostmem).
 std::string fleet_stage_of(const FleetGroup& group);
 
 std::string render_fleet_html(const FleetResult& result);

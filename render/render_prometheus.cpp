@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "ceilings/measurement_gpu.hpp"
 #include "render/escape.hpp"
 
 namespace pipecheck {

@@ -1,6 +1,8 @@
 // Shared renderer helpers (see render_support.hpp).
 #include "render/render_support.hpp"
 
+#include "core/stage_registry.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -15,12 +17,6 @@ namespace {
 std::string lower(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
-}
-
-const std::vector<std::string>& pipeline_order() {
-  static const std::vector<std::string> order = {"storage", "decode", "hostmem", "pcie",
-                                                 "memory",  "compute", "comm",   "stress"};
-  return order;
 }
 
 }  // namespace
@@ -43,24 +39,13 @@ std::vector<std::string> stages_in_pipeline_order(const Report& report) {
     }
   }
   std::vector<std::string> ordered;
-  for (const auto& stage : pipeline_order()) {
-    if (std::find(present.begin(), present.end(), stage) != present.end()) ordered.push_back(stage);
+  for (const auto& stage : stage_registry()) {
+    if (std::find(present.begin(), present.end(), stage.name) != present.end()) ordered.push_back(stage.name);
   }
   for (const auto& stage : present) {
     if (std::find(ordered.begin(), ordered.end(), stage) == ordered.end()) ordered.push_back(stage);
   }
   return ordered;
-}
-
-std::string stage_title(const std::string& stage) {
-  static const std::map<std::string, std::string> titles = {
-      {"storage", "Storage reads"},       {"decode", "CPU JPEG decode"},
-      {"hostmem", "Host memory"},         {"pcie", "PCIe copies, host to and from GPU"},
-      {"memory", "GPU memory (HBM)"},     {"compute", "GPU compute (GEMM)"},
-      {"comm", "NCCL collectives"},       {"stress", "GPU burn (stress)"},
-  };
-  const auto it = titles.find(stage);
-  return it == titles.end() ? stage : it->second;
 }
 
 std::vector<const Measurement*> measurements_of(const Report& report, const std::string& stage) {

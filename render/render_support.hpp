@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/measurement.hpp"
+#include "core/stage_registry.hpp"
 #include "report/report.hpp"
 #include "telemetry/telemetry_csv_reader.hpp"
 #include "report/verdict.hpp"
@@ -34,8 +35,6 @@ class JudgementIndex {
 // The stages that have probes or measurements, in the order data flows through training
 // (storage, decode, hostmem, pcie, memory, compute, comm, stress), unknown stages after.
 std::vector<std::string> stages_in_pipeline_order(const Report& report);
-// "Storage", "CPU JPEG decode", "GPU memory (HBM)", ...; the stage name itself when unknown.
-std::string stage_title(const std::string& stage);
 
 // The measurements of one stage, probe by probe, in report order.
 std::vector<const Measurement*> measurements_of(const Report& report, const std::string& stage);

@@ -14,36 +14,9 @@
 
 namespace pipecheck {
 
-// ---- The measurement contract: params a probe emits so the report finds its ceiling ----------
-// (issues 4/5 and the probes of issue 3 write these; ceiling_for and the judge read them; keys
-// are Measurement::params entries, values are strings.)
-//   stage "compute":  gpu (CUDA index), gpu_bdf ("0000:17:00.0", preferred to join the
-//                     inventory), dtype (fp64|fp32|tf32|fp16|bf16|fp8|int8); unit TFLOP/s, or
-//                     TOPS for int8. Ceiling: gpu_compute_ceiling(gpu, dtype).preferred().
-//   stage "memory":   gpu, gpu_bdf, op (copy|read|write|triad|d2d_memcpy); unit GB/s.
-//                     Ceiling: gpu_memory_ceiling(gpu).preferred().
-//   stage "pcie":     gpu, gpu_bdf, direction (h2d|d2h|bidir), host_memory (pinned|pageable|
-//                     mapped), numa (local|remote); unit GB/s. Ceiling: pcie_link_ceiling of the
-//                     GPU's link, per direction; bidir (both directions summed) against twice it.
-//   stage "comm":     collective (all_reduce|all_gather|reduce_scatter|broadcast), dtype, op,
-//                     bytes, count, ranks, nodes, mode, gpu_bdfs (the job's GPUs), bus_factor,
-//                     iters, verified, wrong, nccl_version, nccl_env; unit GB/s as bus bandwidth
-//                     (nccl-tests busbw). Ceiling: collective_ceiling (NVLink when every pair of
-//                     the job's GPUs shares it, else the slowest PCIe link, across nodes the NIC
-//                     when lower); the derivation names which bounds. Judged at the largest size.
-//   stage "decode" also carries op nvjpeg (GPU decode: device, batch, backend; no threads).
-//   stage "storage":  device (sysfs name), disk_kind, pattern (seq_read|rand_read|dataset_read|
-//                     seq_read_buffered_cold|dataset_read_buffered_cold|pread_baseline; the short
-//                     forms seq|rand|dataset|cold_buffered|baseline_pread are accepted too),
-//                     bs (bytes a read), target (scratch_file|file|directory|device); unit GB/s
-//                     or IOPS. Ceiling: disk_read_ceiling of the device (GB/s only).
-//   stage "decode":   threads, op (full|resize|resize_plain|dct_1_2|dct_1_4) or case (same
-//                     names; "scale_1_2" etc. accepted), set (baseline|progressive); unit
-//                     images/s. Ceiling: threads x the 1-thread rate (scaling efficiency).
-//   stage "hostmem":  op (memcpy|read|write), threads; unit GB/s. Ceiling: dram_ceiling.
-//   stage "stress":   gpu, gpu_bdf, wrong_results (count), thermal_slowdown_seconds (seconds with
-//                     a thermal slowdown reason set); no ceiling: judged by stress.* keys.
-//   any stage:        verified (yes|no): "no" is judged by probe.unverified.
+// The params each stage's probe writes so the report finds its ceiling: the stage's record
+// (StageSpec::measurement_contract in stages/). Any stage: verified (yes|no); "no" is judged by
+// probe.unverified.
 
 struct Report {
   int version = kReportSchemaVersion;
@@ -64,9 +37,6 @@ struct Report {
 // `siblings` are the other measurements of the same probe.
 CeilingResult ceiling_for(const Measurement& measurement, const Inventory& inventory,
                           const std::vector<Measurement>& siblings = {});
-// The GPU a measurement ran on: params gpu_bdf (PCI bus id, domain optional), else gpu (CUDA
-// index); nullptr when it names none or the inventory lacks it.
-const GpuInfo* find_gpu(const Measurement& measurement, const Inventory& inventory);
 // Fills ceiling and percent_of_ceiling of every measurement of every probe.
 void attach_ceilings(Report& report, const Inventory& inventory);
 

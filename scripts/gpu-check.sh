@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one prepared command for a lent GPU machine (../shared/DEVICE.md; README "GPU check"):
 # preflight, unpack the carried Debian packages, configure for sm_90, build, the tests (GPU tests
-# serialized, the rest in parallel), `pipecheck run --quick`, `pipecheck-nccl -g 1`, a short
+# serialized, the rest in parallel), `pipecheck run --quick`, `pipecheck-comm -g 1`, a short
 # `pipecheck stress` and scripts/compare/compare-gpu.sh beside PyTorch. Every step runs under its own
 # `timeout`; after every step the folder of everything collected is archived again and a
 # one-screen summary.txt rewritten in OUT, so a run killed at its limit still returns what it had.
@@ -393,12 +393,12 @@ step_nccl_1gpu() {
   mkdir -p "$WORK/nccl"
   # Every collective on one rank with the data check (nccl-tests' -g 1): busbw is 0 by the
   # formula, algbw is the figure; NCCL's path and its check run on one GPU.
-  "$BIN/pipecheck-nccl" -g 1 -b 8 -e 256M -f 8 -n 10 -w 2 --benchmark_format=json \
+  "$BIN/pipecheck-comm" -g 1 -b 8 -e 256M -f 8 -n 10 -w 2 --benchmark_format=json \
     --benchmark_out="$WORK/nccl/nccl-1gpu.json" --benchmark_out_format=json >"$WORK/nccl/nccl-1gpu.stdout"
   local rc=$?
   grep -q '^skipped: ' "$WORK/logs/$STEP.log" && skip_step "$(grep -m1 '^skipped: ' "$WORK/logs/$STEP.log" | cut -c1-120)"
   python_ok && figure_tool nccl "$WORK/nccl/nccl-1gpu.json" >"$WORK/figures/$STEP" 2>>"$WORK/logs/$STEP.log"
-  ((rc == 0)) || fail_step "pipecheck-nccl -g 1 exited $rc: $(tail -1 "$WORK/logs/$STEP.log" | cut -c1-120)"
+  ((rc == 0)) || fail_step "pipecheck-comm -g 1 exited $rc: $(tail -1 "$WORK/logs/$STEP.log" | cut -c1-120)"
 }
 
 step_stress() {
@@ -469,7 +469,7 @@ PY
 step_watch() {
   # watch's NVML sampling over a real GPU job (an 8 s GEMM run): the GPU rows must fill.
   "$BIN/pipecheck" watch --quiet --no-baseline --interval 0.5s --out "$WORK/watch" -- \
-    timeout 8 "$BIN/pipecheck-gemm" --dtype bf16 --benchmark_min_time=30 >/dev/null
+    timeout 8 "$BIN/pipecheck-compute" --dtype bf16 --benchmark_min_time=30 >/dev/null
   local rc=$?
   local line
   line=$("${PYTHON:-python3}" - "$WORK/watch" <<'PY'

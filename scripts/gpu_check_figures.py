@@ -3,7 +3,7 @@
 only: it runs under whatever python3 the GPU image has).
 
   gpu_check_figures.py run RESULTS_PARENT   `pipecheck run` results (the newest run folder)
-  gpu_check_figures.py nccl JSON            pipecheck-nccl's Google Benchmark JSON
+  gpu_check_figures.py nccl JSON            pipecheck-comm's Google Benchmark JSON
   gpu_check_figures.py stress DIR           `pipecheck stress` summary.json
 
 Prints the figures line; for `run` also the key measurements, one a line, after it. Exit 0

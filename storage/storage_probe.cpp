@@ -19,6 +19,7 @@
 #include "core/cpu_allowance.hpp"
 #include "core/errors.hpp"
 #include "core/probe_main.hpp"
+#include "core/stage_names.hpp"
 #include "core/text_escape.hpp"
 #include "storage/storage_latency.hpp"
 #include "storage/storage_run.hpp"
@@ -654,10 +655,17 @@ std::string register_cases(const ProbeOptions& options) {
   return "";
 }
 
+// What `pipecheck run` checks before its first probe: every --path names something to read.
+void check_inputs(const ProbeOptions& options) {
+  const Settings settings = read_settings(options);
+  const SysfsRoot sys("/");
+  for (const std::string& path : settings.paths) resolve_target(path, sys);
+}
+
 }  // namespace
 }  // namespace pipecheck
 
 int main(int argc, char** argv) {
-  return pipecheck::run_probe_main(argc, argv, "storage", "pipecheck-storage",
-                                   pipecheck::register_cases, pipecheck::kFlags);
+  return pipecheck::run_probe_main(argc, argv, pipecheck::stage_name::storage, "pipecheck-storage",
+                                   pipecheck::register_cases, pipecheck::kFlags, pipecheck::check_inputs);
 }

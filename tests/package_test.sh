@@ -33,12 +33,25 @@ for never in libcublas libnccl libcudart; do [[ "$depends" != *"$never"* ]] || f
 contents=$(dpkg-deb -c "$deb")
 for path in ./usr/bin/pipecheck ./usr/lib/pipecheck/pipecheck ./usr/lib/pipecheck/pipecheck-hostmem \
             ./usr/lib/pipecheck/pipecheck-storage ./usr/share/doc/pipecheck/README.md \
+            ./usr/share/doc/pipecheck/docs/commands.md ./usr/lib/pipecheck/pipecheck-comm \
             ./usr/share/doc/pipecheck/examples/fleet-run.sh; do
   grep -q " $path\( \|$\)" <<<"$contents" || fail "the package lacks $path"
 done
 if [[ -x "$build/bin/pipecheck-compute" ]]; then
   grep -q ' ./usr/lib/pipecheck/pipecheck-compute$' <<<"$contents" || fail "the package lacks the GPU probes"
   grep -q ' ./usr/lib/pipecheck/modules/pipecheck-gpu-burn.so$' <<<"$contents" || fail "the package lacks the GPU burn module"
+fi
+
+# The probes' names before stage, folder and executable shared one name: links, for a release.
+for old in nccl:comm jpeg:decode; do
+  grep -q " ./usr/lib/pipecheck/pipecheck-${old%%:*} -> pipecheck-${old##*:}$" <<<"$contents" ||
+    fail "the package lacks the pipecheck-${old%%:*} link"
+done
+if [[ -x "$build/bin/pipecheck-compute" ]]; then
+  for old in hbm:memory gemm:compute; do
+    grep -q " ./usr/lib/pipecheck/pipecheck-${old%%:*} -> pipecheck-${old##*:}$" <<<"$contents" ||
+      fail "the package lacks the pipecheck-${old%%:*} link"
+  done
 fi
 
 # dpkg -x: the files alone.

@@ -25,8 +25,8 @@ void run_hostmem(const fs::path& json) {
 }
 
 TEST(ProbeJson, GoogleBenchmarkComparePyReadsTwoRuns) {
-  if (!fs::exists(kCompare)) GTEST_SKIP() << kCompare << " missing (Debian libbenchmark-tools; scripts/install-deps.sh)";
-  if (!testing::python_has("scipy")) GTEST_SKIP() << "python3-scipy missing for /usr/bin/python3 (scripts/install-deps.sh)";
+  if (!fs::exists(kCompare)) GTEST_SKIP() << kCompare << " missing (Debian libbenchmark-tools; scripts/install-deps.sh --with-tests)";
+  if (!testing::python_has("scipy")) GTEST_SKIP() << "python3-scipy missing for /usr/bin/python3 (scripts/install-deps.sh --with-tests)";
   const auto folder = testing::fresh_temp_folder("comparepy");
   run_hostmem(folder / "a.json");
   run_hostmem(folder / "b.json");

@@ -71,7 +71,7 @@ std::string checker() { return std::string(PIPECHECK_TEST_DATA) + "/../check_pro
 // same checker refuses the old layout (a unit label, percent, dimensions packed in a key).
 TEST(RenderPrometheus, PrometheusParserAndNamingRulesAcceptIt) {
   if (!testing::python_has("prometheus_client")) {
-    GTEST_SKIP() << "python3-prometheus-client not installed for /usr/bin/python3 (scripts/install-deps.sh installs it)";
+    GTEST_SKIP() << "python3-prometheus-client not installed for /usr/bin/python3 (scripts/install-deps.sh --with-tests installs it)";
   }
   const auto folder = testing::fresh_temp_folder("prom");
   std::string files;

@@ -18,7 +18,7 @@ step() { echo "--- $*"; }
 
 [[ $(id -u) -eq 0 ]] || skip "slurmctld, slurmd and munged are started as root here; run as root"
 for tool in munged slurmctld slurmd srun sbatch scontrol sinfo; do
-  command -v "$tool" >/dev/null || [[ -x /usr/sbin/$tool ]] || skip "$tool not installed (scripts/install-deps.sh installs slurm-wlm and munge)"
+  command -v "$tool" >/dev/null || [[ -x /usr/sbin/$tool ]] || skip "$tool not installed (scripts/install-deps.sh --with-tests installs slurm-wlm and munge)"
 done
 export PATH=$PATH:/usr/sbin
 

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/figure_text.hpp"
+#include "core/stage_names.hpp"
 #include "telemetry/throttle_reasons.hpp"
 
 namespace pipecheck {
@@ -114,14 +115,14 @@ GpuStats gpu_stats(const std::vector<const WatchSample*>& steady, int index, con
   if (ceilings && stats.pcie_rx_median_mbs) {
     const auto h2d = ceilings->pcie_h2d_mbs.find(stats.bus_id);
     if (h2d != ceilings->pcie_h2d_mbs.end()) {
-      stats.ceilings.push_back(compare("pcie", name, *stats.pcie_rx_median_mbs, h2d->second, "copies",
+      stats.ceilings.push_back(compare(stage_name::pcie, name, *stats.pcie_rx_median_mbs, h2d->second, "copies",
                                        "host-to-GPU into " + name));
     }
   }
   if (ceilings && stats.pcie_tx_median_mbs) {
     const auto d2h = ceilings->pcie_d2h_mbs.find(stats.bus_id);
     if (d2h != ceilings->pcie_d2h_mbs.end()) {
-      stats.ceilings.push_back(compare("pcie", name, *stats.pcie_tx_median_mbs, d2h->second, "copies",
+      stats.ceilings.push_back(compare(stage_name::pcie, name, *stats.pcie_tx_median_mbs, d2h->second, "copies",
                                        "GPU-to-host out of " + name));
     }
   }
@@ -275,13 +276,13 @@ DiskStats disk_stats(const std::vector<const WatchSample*>& steady, const std::s
   const auto cold = ceilings->disk_cold_mbs.find(name);
   if (!direct && cold != ceilings->disk_cold_mbs.end()) mbs = cold;
   if (mbs != ceilings->disk_mbs.end() && mbs != ceilings->disk_cold_mbs.end()) {
-    stats.ceilings.push_back(compare("storage", name, stats.read_mbs_while_reading, mbs->second, "reads", where));
+    stats.ceilings.push_back(compare(stage_name::storage, name, stats.read_mbs_while_reading, mbs->second, "reads", where));
   }
   const auto iops = ceilings->disk_iops.find(name);
   const double mean_read_bytes =
       stats.read_iops_while_reading > 0 ? stats.read_mbs_while_reading * 1e6 / stats.read_iops_while_reading : 0;
   if (iops != ceilings->disk_iops.end() && mean_read_bytes <= options.small_read_bytes) {
-    stats.ceilings.push_back(compare("storage", name, stats.read_iops_while_reading, iops->second, "reads", where));
+    stats.ceilings.push_back(compare(stage_name::storage, name, stats.read_iops_while_reading, iops->second, "reads", where));
   }
   for (auto& c : stats.ceilings) attribute(c, stats, job_read_mbs, options);
   return stats;

@@ -19,7 +19,7 @@ namespace pipecheck {
 
 // "reads 182 MB/s from sda = 96% of its measured 190 MB/s"
 struct CeilingComparison {
-  std::string stage;    // "storage", "pcie"
+  std::string stage;    // storage or pcie (core/stage_names.hpp)
   std::string subject;  // "sda", "gpu0"
   double observed = 0;
   double ceiling = 0;

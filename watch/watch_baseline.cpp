@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/stage_names.hpp"
 #include "inventory/gpu_inventory.hpp"
 #include "compare/baseline.hpp"
 #include "core/figure_text.hpp"
@@ -34,7 +35,7 @@ MeasuredCeilings measured_ceilings(const Report& report, const std::string& sour
   ceilings.started_utc = report.started_utc;
   for (const auto& probe : report.probes) {
     for (const auto& m : probe.measurements) {
-      if (m.stage == "storage") {
+      if (m.stage == stage_name::storage) {
         const std::string device = param_or_empty(m.params, "device");
         const std::string pattern = param_or_empty(m.params, "pattern");
         const bool baseline = pattern == "pread_baseline";
@@ -42,7 +43,7 @@ MeasuredCeilings measured_ceilings(const Report& report, const std::string& sour
         if (m.unit == "GB/s" && !baseline) keep_best(ceilings.disk_mbs, device, m, m.stats.median * 1000.0, "MB/s");
         if (m.unit == "GB/s" && cold) keep_best(ceilings.disk_cold_mbs, device, m, m.stats.median * 1000.0, "MB/s");
         if (m.unit == "IOPS") keep_best(ceilings.disk_iops, device, m, m.stats.median, "IOPS");
-      } else if (m.stage == "pcie" && m.unit == "GB/s" && param_or_empty(m.params, "host_memory") != "pageable") {
+      } else if (m.stage == stage_name::pcie && m.unit == "GB/s" && param_or_empty(m.params, "host_memory") != "pageable") {
         const std::string direction = param_or_empty(m.params, "direction");
         if (direction == "h2d") keep_best(ceilings.pcie_h2d_mbs, gpu_of(m), m, m.stats.median * 1000.0, "MB/s");
         if (direction == "d2h") keep_best(ceilings.pcie_d2h_mbs, gpu_of(m), m, m.stats.median * 1000.0, "MB/s");

@@ -1,6 +1,6 @@
 // THE table of watch rules. Every threshold the watch judges by is a constant in this file, and
 // each rule's condition text is built from the same constants, so the table printed by
-// `pipecheck watch --list-rules` (and pasted in the README) cannot drift from the code.
+// `pipecheck watch --list-rules` (and pasted in docs/watch.md) cannot drift from the code.
 //
 //  #  rule                    applies  condition (defaults)                                      verdict
 //  0  too_short               any      < 3 steady samples (says what was seen)                    too short to judge
@@ -33,6 +33,7 @@
 #include <sstream>
 
 #include "core/figure_text.hpp"
+#include "core/stage_names.hpp"
 #include "render/svg_chart.hpp"
 
 namespace pipecheck {
@@ -205,7 +206,7 @@ std::optional<WatchFinding> too_short(const WatchAnalysis& a) {
 
 std::optional<WatchFinding> gpu_straggler_sawtooth(const WatchAnalysis& a) {
   if (!a.sawtooth.found) return std::nullopt;
-  WatchFinding f = finding("gpu_straggler_sawtooth", "comm",
+  WatchFinding f = finding("gpu_straggler_sawtooth", stage_name::comm,
                            cat("waiting on communication or a straggler: gpu", std::to_string(a.sawtooth.leader),
                                "'s utilization dips first"),
                            "look for a slow rank (its input pipeline, a throttled GPU, a slower link) and at the "
@@ -296,7 +297,7 @@ std::optional<WatchFinding> storage_bound(const WatchAnalysis& a) {
   std::string why;
   const DiskStats* disk = limiting_disk(a, why);
   if (!disk) return std::nullopt;
-  WatchFinding f = finding("storage_bound", "storage", cat("storage bound on ", disk->name),
+  WatchFinding f = finding("storage_bound", stage_name::storage, cat("storage bound on ", disk->name),
                            "read larger sequential chunks (packed shards: WebDataset, TFRecord, Arrow), a page "
                            "cache that holds the dataset, or faster storage");
   if (a.has_gpu) f.figures.push_back(gpu_util_figure(a));
@@ -338,7 +339,7 @@ std::optional<WatchFinding> storage_latency(const WatchAnalysis& a) {
   const DiskStats* disk = latency_disk(a);
   if (!disk && a.job.read_mbs_median.value_or(0) < kJobReadsMbs) return std::nullopt;
   const double in_flight = disk ? disk->aqu_median : a.job.io_blocked_mean.value_or(0) / 100.0;
-  WatchFinding f = finding("storage_latency", "storage",
+  WatchFinding f = finding("storage_latency", stage_name::storage,
                            cat("waiting on storage latency: ", figure(in_flight), in_flight < 1.5 ? " read" : " reads",
                                " in flight", disk ? cat(" on ", disk->name) : "", ", the disk can take more"),
                            "read in parallel: more loader workers (DataLoader num_workers), several reads in flight "
@@ -398,7 +399,7 @@ std::optional<WatchFinding> pcie_bound(const WatchAnalysis& a) {
   for (const auto& g : a.gpus) {
     for (const auto& c : g.ceilings) {
       if (c.percent < kPcieCeilingPct || c.text.find("host-to-GPU") == std::string::npos) continue;
-      WatchFinding f = finding("pcie_bound", "pcie", cat("host-to-device copies bound on gpu", std::to_string(g.index)),
+      WatchFinding f = finding("pcie_bound", stage_name::pcie, cat("host-to-device copies bound on gpu", std::to_string(g.index)),
                                "copy less (uint8 images, decode on the GPU), from pinned memory (pin_memory=True) "
                                "and overlapped with compute (non_blocking=True)");
       f.figures.push_back(gpu_util_figure(a));

@@ -14,7 +14,7 @@ namespace pipecheck {
 
 struct WatchFinding {
   std::string rule;     // "input_single_process": stable, for tests and docs
-  std::string stage;    // "input", "storage", "pcie", "gpu", "comm", "cpu", "periodic", "none"
+  std::string stage;    // input, storage, pcie, gpu, comm, cpu, periodic or none
   std::string verdict;  // "input pipeline bound, single process (num_workers=0 pattern)"
   std::vector<std::string> figures;  // the numbers behind it, one line each
   std::string advice;   // what to try first

@@ -14,7 +14,7 @@ GPU=${GPU:-0}
 OUT=${OUT:-/tmp/pipecheck-compare}
 mkdir -p "$OUT"
 
-for probe in pipecheck-gemm pipecheck-hbm pipecheck-pcie; do
+for probe in pipecheck-compute pipecheck-memory pipecheck-pcie; do
   if [ ! -x "$BIN/$probe" ]; then
     echo "compare-gpu: $BIN/$probe not found (build with CUDA first, or pass the bin folder)" >&2
     exit 2
@@ -24,12 +24,12 @@ done
 common=(--gpus "$GPU" --benchmark_format=json --benchmark_repetitions="$REPS" --benchmark_min_time=0.2)
 shape_args=()
 for s in $SHAPES; do shape_args+=(--shape "$s"); done
-echo "== pipecheck-gemm $DTYPES ($SHAPES)"
-"$BIN/pipecheck-gemm" "${common[@]}" --dtype "$DTYPES" "${shape_args[@]}" >"$OUT/gemm.json" 2>"$OUT/gemm.err" ||
-  echo "pipecheck-gemm failed: $(tail -1 "$OUT/gemm.err")"
-echo "== pipecheck-hbm copy, triad, d2d_memcpy"
-"$BIN/pipecheck-hbm" "${common[@]}" --benchmark_filter='hbm/(copy|triad|d2d_memcpy)/' \
-  >"$OUT/hbm.json" 2>"$OUT/hbm.err" || echo "pipecheck-hbm failed: $(tail -1 "$OUT/hbm.err")"
+echo "== pipecheck-compute $DTYPES ($SHAPES)"
+"$BIN/pipecheck-compute" "${common[@]}" --dtype "$DTYPES" "${shape_args[@]}" >"$OUT/gemm.json" 2>"$OUT/gemm.err" ||
+  echo "pipecheck-compute failed: $(tail -1 "$OUT/gemm.err")"
+echo "== pipecheck-memory copy, triad, d2d_memcpy"
+"$BIN/pipecheck-memory" "${common[@]}" --benchmark_filter='hbm/(copy|triad|d2d_memcpy)/' \
+  >"$OUT/hbm.json" 2>"$OUT/hbm.err" || echo "pipecheck-memory failed: $(tail -1 "$OUT/hbm.err")"
 echo "== pipecheck-pcie h2d pinned/pageable 256 MiB"
 "$BIN/pipecheck-pcie" "${common[@]}" --benchmark_filter='pcie/h2d/(pinned|pageable)/ce/268435456/local/' \
   >"$OUT/pcie.json" 2>"$OUT/pcie.err" || echo "pipecheck-pcie failed: $(tail -1 "$OUT/pcie.err")"

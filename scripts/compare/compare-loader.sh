@@ -35,7 +35,7 @@ done
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 bin="${bin:-$root/build/bin}"
-[[ -x "$bin/pipecheck" && -x "$bin/pipecheck-jpeg" ]] || { echo "compare-loader.sh: no pipecheck in $bin; build it or pass --bin" >&2; exit 2; }
+[[ -x "$bin/pipecheck" && -x "$bin/pipecheck-decode" ]] || { echo "compare-loader.sh: no pipecheck in $bin; build it or pass --bin" >&2; exit 2; }
 python=/usr/bin/python3
 "$python" -c 'import PIL, numpy' 2>/dev/null ||
   { echo "compare-loader.sh: $python lacks Pillow or numpy (apt-get install python3-pil python3-numpy)" >&2; exit 2; }
@@ -49,7 +49,7 @@ trap 'exit 130' INT TERM
 
 if [[ -z "$images" ]]; then
   images="$work/images"
-  "$bin/pipecheck-jpeg" --count "$make" --size 2000x1500 --save-corpus "$images" --benchmark_list_tests=true >/dev/null
+  "$bin/pipecheck-decode" --count "$make" --size 2000x1500 --save-corpus "$images" --benchmark_list_tests=true >/dev/null
   "$python" - "$images" <<'PY'
 import pathlib, sys
 from PIL import Image

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pipecheck-nccl beside nccl-tests' all_reduce_perf on the same GPUs and sweep (issue 5's target:
+# pipecheck-comm beside nccl-tests' all_reduce_perf on the same GPUs and sweep (issue 5's target:
 # busbw within 2% of nccl-tests). Prints both bus bandwidths per size and their ratio, the median
 # over REPS runs of each; exits 0 when both ran (whatever the ratio), 2 when either is missing.
 # Usage on the GPU machine, after building:
@@ -35,7 +35,7 @@ REPS=${REPS:-5}
 OUT=${OUT:-/tmp/pipecheck-compare-nccl}
 mkdir -p "$OUT"
 
-ours="$BIN/pipecheck-nccl"
+ours="$BIN/pipecheck-comm"
 theirs=""
 for candidate in "$NCCL_TESTS/all_reduce_perf" "$NCCL_TESTS/build/all_reduce_perf" \
                  "$NCCL_TESTS/all_reduce_perf_mpi" "$NCCL_TESTS/build/all_reduce_perf_mpi"; do
@@ -70,10 +70,10 @@ their_sweep=(-b "$MINBYTES" -e "$MAXBYTES" -f "$STEPFACTOR" -n "$ITERS" -w "$WAR
 echo "== nccl-tests: ${launch[*]} $theirs ${their_sweep[*]} ${gpu_args[*]} -c 1 -N $REPS"
 "${launch[@]}" "$theirs" "${their_sweep[@]}" "${gpu_args[@]}" -c 1 -N "$REPS" >"$OUT/nccl-tests.txt" 2>&1 ||
   echo "all_reduce_perf failed: $(tail -3 "$OUT/nccl-tests.txt")"
-echo "== pipecheck-nccl: ${launch[*]} $ours --collectives all_reduce ${sweep[*]} ${our_gpu_args[*]}"
+echo "== pipecheck-comm: ${launch[*]} $ours --collectives all_reduce ${sweep[*]} ${our_gpu_args[*]}"
 "${launch[@]}" "$ours" --benchmark_format=json --benchmark_repetitions="$REPS" --collectives all_reduce \
   "${sweep[@]}" "${our_gpu_args[@]}" >"$OUT/pipecheck.json" 2>"$OUT/pipecheck.err" ||
-  echo "pipecheck-nccl failed: $(tail -3 "$OUT/pipecheck.err")"
+  echo "pipecheck-comm failed: $(tail -3 "$OUT/pipecheck.err")"
 
 OUT="$OUT" python3 - <<'EOF'
 import json, os, re, statistics

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Single-thread full JPEG decode: pipecheck-jpeg beside libjpeg-turbo's own tjbench, on the
+# Single-thread full JPEG decode: pipecheck-decode beside libjpeg-turbo's own tjbench, on the
 # very same generated image and the same decode flags; prints Megapixels/s and the ratio.
 #
 # usage: scripts/compare/compare-tjbench.sh [BIN_DIR] [-- options]
-#   BIN_DIR           where pipecheck-jpeg is (default: build/bin)
+#   BIN_DIR           where pipecheck-decode is (default: build/bin)
 #   SIZE=2000x1500 QUALITY=90 RUNS=3 SECONDS_PER_RUN=5 FAST=0   (environment)
 #   FAST=1 decodes with fast upsampling + fast DCT in both (tjbench -fastupsample -fastdct,
-#   pipecheck-jpeg --decode fast); FAST=0 uses libjpeg-turbo's defaults in both.
+#   pipecheck-decode --decode fast); FAST=0 uses libjpeg-turbo's defaults in both.
 # Needs tjbench (Debian: apt-get install libjpeg-turbo-progs).
 set -euo pipefail
 
 bin_dir=${1:-build/bin}
-probe="$bin_dir/pipecheck-jpeg"
+probe="$bin_dir/pipecheck-decode"
 size=${SIZE:-2000x1500}
 quality=${QUALITY:-90}
 runs=${RUNS:-3}
@@ -55,7 +55,7 @@ tj=() ours=()
 for ((i = 1; i <= runs; i++)); do  # interleaved, so drift in machine load hits both alike
   tj+=("$(run_tjbench)")
   ours+=("$(run_ours)")
-  echo "run $i: tjbench ${tj[-1]} MP/s, pipecheck-jpeg ${ours[-1]} MP/s"
+  echo "run $i: tjbench ${tj[-1]} MP/s, pipecheck-decode ${ours[-1]} MP/s"
 done
 
 read -r tj_med tj_min tj_max <<<"$(stats "${tj[@]}")"
@@ -63,5 +63,5 @@ read -r our_med our_min our_max <<<"$(stats "${ours[@]}")"
 echo "image: $size, quality $quality, 4:2:0 baseline, decode to RGB, 1 thread, flags: $our_mode"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores"
 echo "tjbench:        median $tj_med MP/s (min $tj_min, max $tj_max) over $runs runs"
-echo "pipecheck-jpeg: median $our_med MP/s (min $our_min, max $our_max) over $runs runs"
-awk -v a="$our_med" -v b="$tj_med" 'BEGIN { printf "ratio (pipecheck-jpeg / tjbench): %.3f\n", a / b }'
+echo "pipecheck-decode: median $our_med MP/s (min $our_min, max $our_max) over $runs runs"
+awk -v a="$our_med" -v b="$tj_med" 'BEGIN { printf "ratio (pipecheck-decode / tjbench): %.3f\n", a / b }'

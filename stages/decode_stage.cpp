@@ -1,0 +1,98 @@
+// The decode stage: CPU JPEG decode (and resize) throughput, nvJPEG where present (decode/).
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+#include "core/stage_names.hpp"
+#include "stages/stage_rules.hpp"
+#include "stages/stages.hpp"
+
+namespace pipecheck {
+
+namespace {
+
+using namespace stage_rules;
+
+// "decode/full/threads:8" -> "decode/full/threads:1".
+std::string one_thread_key(const std::string& key) {
+  const auto at = key.rfind("threads:");
+  if (at == std::string::npos) return "";
+  const auto end = key.find('/', at);
+  return key.substr(0, at) + "threads:1" + (end == std::string::npos ? "" : key.substr(end));
+}
+
+// CPU decode has no hardware figure; an N-thread rate is held against N x the 1-thread rate
+// (perfect scaling), so the percentage is the scaling efficiency.
+CeilingResult decode_ceiling(const Measurement& m, const Inventory&, const Siblings& siblings) {
+  const std::string threads_text = param(m, "threads");
+  const int threads = threads_text.empty() ? 0 : std::atoi(threads_text.c_str());
+  if (threads <= 1) {
+    return CeilingResult::unknown("no hardware ceiling for CPU decode; the 1-thread rate is the per-core reference");
+  }
+  const std::string reference_key = one_thread_key(m.key);
+  for (const auto& other : siblings) {
+    if (other.key != reference_key || other.unit != m.unit || other.stats.median <= 0) continue;
+    const double value = threads * other.stats.median;
+    char text[200];
+    std::snprintf(text, sizeof text, "%.1f %s = %d threads x %.1f %s (1-thread median): perfect scaling",
+                  value, m.unit.c_str(), threads, other.stats.median, m.unit.c_str());
+    return CeilingResult::known({value, m.unit, "linear scaling", text});
+  }
+  return CeilingResult::unknown("no 1-thread measurement to scale from");
+}
+
+StageChecks decode_checks(const Measurement& m, const StageContext& context) {
+  const int threads = int_param(m.params, "threads", 0);
+  if (threads <= 1) return not_judged("the 1-thread rate is the reference the others scale from");
+  const int cores = context.inventory.cpu.physical_cores.value_or(0);
+  if (cores > 0 && threads > cores) {
+    return not_judged(std::to_string(threads) + " threads exceed the " + std::to_string(cores) +
+                      " physical cores: SMT threads share a core, so scaling is not judged");
+  }
+  return percent_check("decode.scaling_efficiency_min_percent");
+}
+
+std::vector<std::string> decode_arguments(const StageRunInputs& run) {
+  std::vector<std::string> args;
+  if (!run.images_dir.empty()) args.push_back("--images=" + run.images_dir);
+  if (!run.decode_size.empty()) args.push_back("--size=" + run.decode_size);
+  // The loader's parallelism (--workload workers=N) is measured, so the budget reads it.
+  if (run.workers) args.push_back("--workers=" + std::to_string(*run.workers));
+  return args;
+}
+
+}  // namespace
+
+StageSpec decode_stage() {
+  StageSpec s;
+  s.name = stage_name::decode;
+  s.title = "CPU JPEG decode";
+  s.description =
+      "CPU JPEG decode (TurboJPEG): full, DCT-scaled 1/2 1/4, decode+resize to the training size; "
+      "1 thread to all cores; nvJPEG when present";
+  s.executable = "pipecheck-decode";
+  s.probe_arguments = decode_arguments;
+  s.probe_checks_inputs = true;
+  s.ceiling = [](const Measurement& m, const StageContext& c) { return decode_ceiling(m, c.inventory, c.siblings); };
+  // CPU decode is held against linear scaling, a reference, not hardware; GPU decode has no figure.
+  s.physical = [](const Measurement&, const Inventory&, const Inventory&) { return std::optional<Ceiling>{}; };
+  s.checks = decode_checks;
+  s.profile_text = R"(# CPU JPEG decode (stage decode): N-thread rate as % of N x the 1-thread rate, judged only up
+# to the physical core count (SMT threads share a core).
+decode.scaling_efficiency_min_percent = 60
+)";
+  s.profile_keys = {
+      {"decode.scaling_efficiency_min_percent", ProfileValueKind::percent, "JPEG decode, N threads vs N x 1 thread, min %"},
+  };
+  s.advice =
+      "Check the CPU governor (performance), that nothing else runs on the cores and that the process is not "
+      "limited to a few CPUs (cgroup quota, taskset); compare one thread with tjbench. Too slow for the "
+      "workload: decode on the GPU (nvJPEG, DALI) or store images pre-resized.";
+  s.measurement_contract =
+      "threads, op (full|resize|resize_plain|dct_1_2|dct_1_4) or case (same names; \"scale_1_2\" etc. accepted), "
+      "set (baseline|progressive); unit images/s. Ceiling: threads x the 1-thread rate (scaling efficiency). "
+      "Also op nvjpeg (GPU decode: device, batch, backend; no threads).";
+  return s;
+}
+
+}  // namespace pipecheck
