@@ -2,6 +2,8 @@
 #include "report/report.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -110,7 +112,8 @@ namespace {
 json quiet_check_json(const std::optional<QuietCheck>& check) {
   if (!check) return nullptr;
   json j = check->conditions;
-  j["threshold_percent"] = check->threshold_percent;
+  // No limit (the profile's conditions.other_cpu_max_percent = off) is null, not infinity.
+  j["threshold_percent"] = std::isfinite(check->threshold_percent) ? json(check->threshold_percent) : json(nullptr);
   j["quiet"] = check->quiet;
   j["waited_seconds"] = check->waited_seconds;
   return j;
@@ -121,7 +124,8 @@ std::optional<QuietCheck> quiet_check_from(const json& document) {
   return in_field(document, "quiet_check", [](const json& j) {
     QuietCheck check;
     check.conditions = j.get<RunConditions>();
-    check.threshold_percent = field_or(j, "threshold_percent", 20.0);
+    const bool no_limit = j.contains("threshold_percent") && j["threshold_percent"].is_null();
+    check.threshold_percent = no_limit ? std::numeric_limits<double>::infinity() : field_or(j, "threshold_percent", 20.0);
     check.quiet = field_or(j, "quiet", true);
     check.waited_seconds = field_or(j, "waited_seconds", 0.0);
     return check;

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 namespace pipecheck {
 namespace {
 
@@ -119,6 +122,30 @@ TEST(AttachCeilings, StorageUsesTheDiskOfThePath) {
   Measurement loop = seq;
   loop.params = {{"device", "loop3"}, {"disk_kind", "loop"}};  // squashfs datasets on HPC clusters
   EXPECT_EQ(ceiling(loop).unknown_reason, "no ceiling: loop device (the disk under its backing file bounds it)");
+}
+
+}  // namespace
+}  // namespace pipecheck
+
+namespace pipecheck {
+namespace {
+
+// A run whose profile turned the CPU limit off wrote the quiet check's threshold as infinity,
+// which JSON holds as null, and report.json could not be read back ("type must be number").
+TEST(ReportJson, QuietCheckWithoutALimitReadsBack) {
+  Report report;
+  report.host = "h";
+  QuietCheck quiet;
+  quiet.threshold_percent = std::numeric_limits<double>::infinity();
+  report.quiet_check = quiet;
+  const nlohmann::json written = report_to_json(report);
+  EXPECT_TRUE(written["quiet_check"]["threshold_percent"].is_null());
+  const Report read = report_from_json(nlohmann::json::parse(written.dump()));
+  ASSERT_TRUE(read.quiet_check);
+  EXPECT_TRUE(std::isinf(read.quiet_check->threshold_percent));
+  quiet.threshold_percent = 35;
+  report.quiet_check = quiet;
+  EXPECT_EQ(report_from_json(report_to_json(report)).quiet_check->threshold_percent, 35);
 }
 
 }  // namespace
