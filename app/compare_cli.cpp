@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "core/errors.hpp"
+#include "core/json_input.hpp"
 #include "core/file_io.hpp"
 #include "core/json_text.hpp"
 #include "core/text_escape.hpp"
@@ -51,7 +52,7 @@ std::vector<std::string> version_notes(const LoadedRun& a, const LoadedRun& b) {
 // as text.
 std::string started_utc_of(const fs::path& folder) {
   try {
-    const auto document = nlohmann::json::parse(read_file(folder / "report.json"));
+    const auto document = parse_json(read_file(folder / "report.json"));
     if (document.is_object() && document.contains("started_utc") && document["started_utc"].is_string()) {
       return document["started_utc"].get<std::string>();
     }

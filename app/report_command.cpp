@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "core/errors.hpp"
+#include "core/json_input.hpp"
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
 #include "core/json_field_error.hpp"
@@ -23,7 +24,7 @@ nlohmann::json read_json(const fs::path& path) {
   const std::string shown = escape_name(path.string());
   if (!fs::exists(path)) throw UsageError(shown + ": not found (is this a pipecheck run folder?)");
   try {
-    return nlohmann::json::parse(read_file(path));
+    return parse_json(read_file(path));
   } catch (const nlohmann::json::exception& error) {
     throw UsageError(shown + ": not valid JSON: " + error.what());
   } catch (const RunError& error) {

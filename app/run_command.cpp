@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <map>
+#include <cstdint>
 #include <iostream>
 #include <limits>
 #include <set>
@@ -44,6 +46,9 @@ namespace pipecheck {
 namespace fs = std::filesystem;
 
 namespace {
+
+// The most of a probe's stdout (its Google Benchmark JSON) or stderr the driver reads.
+constexpr std::uintmax_t kProbeOutputMaxBytes = std::uintmax_t{64} << 20;
 
 std::atomic<bool> g_interrupted{false};
 
@@ -190,8 +195,8 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
 
   std::string stdout_text, stderr_text;
   try {
-    stdout_text = read_file(spec.stdout_path);
-    stderr_text = read_file(spec.stderr_path);
+    if (!oversized) stdout_text = read_file(spec.stdout_path);
+    stderr_text = read_file(spec.stderr_path, kProbeOutputMaxBytes);
   } catch (const RunError&) {
     // Unreadable output is judged as no output.
   }
@@ -202,6 +207,11 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
     fs::rename(spec.stdout_path, folder / (probe.stage + ".json"), error);
   } else if (trim(stdout_text).empty()) {
     fs::remove(spec.stdout_path, error);
+  // A probe's JSON is kilobytes; one that printed hundreds of megabytes is broken, and reading
+  // it whole would cost the driver twice its size in memory.
+  std::error_code size_error;
+  const auto stdout_bytes = fs::file_size(spec.stdout_path, size_error);
+  const bool oversized = !size_error && stdout_bytes > kProbeOutputMaxBytes;
   }
   return outcome;
 }
@@ -209,6 +219,12 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
 void print_progress(std::ostream& err, const ProbeOutcome& outcome) {
   const std::string status = to_string(outcome.status);
   err << "pipecheck: " << outcome.stage << " (" << outcome.probe << "): " << status;
+  if (oversized && outcome.status != ProbeStatus::interrupted) {
+    outcome.status = ProbeStatus::failed;
+    outcome.measurements.clear();
+    outcome.reason = "printed " + std::to_string(stdout_bytes) + " bytes on stdout, more than the " +
+                     std::to_string(kProbeOutputMaxBytes >> 20) + " MiB a probe's JSON may take: not read";
+  }
   const std::string reason = reason_beside_status(outcome);  // "skipped - no GPU", said once
   if (!reason.empty()) err << " - " << reason;
   err << " [" << static_cast<long>(outcome.seconds + 0.5) << " s, "

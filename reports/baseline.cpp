@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/json_field_error.hpp"
+#include "core/json_input.hpp"
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
 #include "core/text_escape.hpp"
@@ -30,7 +31,7 @@ json parse_json_file(const fs::path& path) {
     throw UsageError(escape_name(path.string()) + ": cannot read: " + error.what());
   }
   try {
-    return json::parse(text);
+    return parse_json(text);
   } catch (const json::exception& error) {
     throw UsageError(escape_name(path.string()) + ": not JSON (" + error.what() + ")");
   }
