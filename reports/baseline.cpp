@@ -13,6 +13,7 @@
 #include "core/json_input.hpp"
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
+#include "core/number_input.hpp"
 #include "core/text_escape.hpp"
 #include "reports/render/compare_text.hpp"
 
@@ -50,7 +51,7 @@ Report parse_report(const json& document, const fs::path& where, bool force, con
   if (!document.is_object() || !document.contains("schema") || document["schema"] != "pipecheck.report") {
     throw UsageError(escape_name(where.string()) + ": not a pipecheck report (no \"schema\": \"pipecheck.report\")");
   }
-  const int version = read_fields(where, document, [](const json& d) { return field_or(d, "version", -1); }, prefix);
+  const int version = read_fields(where, document, [](const json& d) { return schema_version_field(d, -1); }, prefix);
   json readable = document;
   if (version > kReportSchemaVersion) {
     if (!force) {
@@ -119,7 +120,7 @@ RunIdentity identity_beside(const fs::path& report_path, const Report& report, b
   if (fs::exists(inventory_path)) {
     const json inventory = parse_json_file(inventory_path);
     const int version = read_fields(inventory_path, inventory,
-                                    [](const json& d) { return d.is_object() ? field_or(d, "version", 0) : 0; });
+                                    [](const json& d) { return d.is_object() ? schema_version_field(d, 0) : 0; });
     if (version > kInventorySchemaVersion && !force) {
       throw UsageError(escape_name(inventory_path.string()) + ": inventory schema version " + std::to_string(version) +
                        " is newer than this pipecheck reads (" + std::to_string(kInventorySchemaVersion) + ")" +
@@ -133,7 +134,7 @@ RunIdentity identity_beside(const fs::path& report_path, const Report& report, b
 
 LoadedRun load_baseline_document(const json& document, const fs::path& path, bool force,
                                  const std::string& force_flag) {
-  const int version = read_fields(path, document, [](const json& d) { return field_or(d, "version", -1); });
+  const int version = read_fields(path, document, [](const json& d) { return schema_version_field(d, -1); });
   if (version > kBaselineSchemaVersion && !force) {
     throw UsageError(escape_name(path.string()) + ": baseline format version " + std::to_string(version) +
                      " is newer than this pipecheck reads (" +

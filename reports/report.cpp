@@ -8,6 +8,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "core/number_input.hpp"
 #include "core/json_field_error.hpp"
 #include "core/json_records.hpp"
 #include "core/text_escape.hpp"
@@ -346,7 +347,8 @@ Report report_from_json(const json& document) {
     throw std::runtime_error("not a pipecheck report (no \"schema\": \"pipecheck.report\")");
   }
   Report report;
-  report.version = field<int>(document, "version");
+  member(document, "version");  // required: a missing one is named
+  report.version = schema_version_field(document);
   check_schema_version("report.json", report.version, kReportSchemaVersion);
   report.pipecheck_version = field_or(document, "pipecheck_version", "");
   report.host = field_or(document, "host", "");
