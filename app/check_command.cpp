@@ -43,12 +43,12 @@ std::vector<HealthProblem> compute_problems(const Inventory& inventory) {
 
 // The GPU burn and memory test on every GPU for `seconds`; its telemetry in `out_dir`.
 std::vector<HealthProblem> burn_problems(const Inventory& inventory, double seconds, const fs::path& out_dir,
-                                         const fs::path& sysfs_root, std::ostream& err) {
+                                         const fs::path& sysfs_root) {
   const bool any_cuda_gpu = std::any_of(inventory.gpus.begin(), inventory.gpus.end(),
                                         [](const GpuInfo& gpu) { return gpu.cuda_index >= 0; });
   if (!any_cuda_gpu) {
-    err << "pipecheck check: note: --burn: no GPU to burn\n";
-    return {};
+    // Asked to burn and nothing was burned: the burn's part of "healthy" was never checked.
+    return {{Verdict::inconclusive, "burn", "no GPU to burn: nothing was burned"}};
   }
   if (const auto unavailable = gpu_burn_unavailable()) return {{Verdict::inconclusive, "burn", *unavailable}};
   StressConfig config;
@@ -122,7 +122,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   if (options.burn_s) {
     fs::path burn_dir = options.burn_out;
     if (burn_dir.empty()) burn_dir = fs::temp_directory_path() / ("pipecheck-check-burn-" + utc_now_compact());
-    add(burn_problems(inventory, *options.burn_s, burn_dir, options.sysfs_root, err));
+    add(burn_problems(inventory, *options.burn_s, burn_dir, options.sysfs_root));
   }
   if (options.verbose) {
     for (const auto& note : inventory.notes) notes.push_back(note);

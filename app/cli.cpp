@@ -25,6 +25,7 @@
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
 #include "core/outcome.hpp"
+#include "core/standard_output.hpp"
 #include "core/text_escape.hpp"
 #include "pipecheck_config.hpp"
 #include "reports/render/inventory_text.hpp"
@@ -49,7 +50,6 @@ int inventory_command(const InventoryArgs& args) {
   return 0;
 }
 
-
 bool is_command(CLI::App& app, const std::string& name) {
   for (const CLI::App* sub : app.get_subcommands({})) {
     if (sub->get_name() == name) return true;
@@ -57,42 +57,13 @@ bool is_command(CLI::App& app, const std::string& name) {
   return false;
 }
 
-// Output lost to a full disk or a closed stdout (`> /dev/full`, `>&-`) is a failure: said on
-// stderr, and the exit code says the command could not do its work.
-int checked_stdout(int code) {
-  std::cout.flush();
-  errno = 0;
-  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || std::cout.bad();
-  if (!failed) return code;
-  int error = errno;
-  // The write that failed may be long past (stdio's buffer was dropped then): ask again.
-  if (error == 0 && write(STDOUT_FILENO, "\n", 1) < 0) error = errno;
-  std::cerr << "pipecheck: cannot write standard output: " << (error != 0 ? std::strerror(error) : "write failed")
-            << "\n";
-  return pipecheck::code(combine(exit_code_from_int(code), ExitCode::could_not_run));
-}
-
 int run_command_line(int argc, char** argv);
-
-// Started with stdout closed (`>&-`), the first file we open would become fd 1 and the output
-// would land in it: hold fds 0-2 with /dev/null opened read-only, so writes to a closed stream
-// fail (and checked_stdout says so) instead of going anywhere.
-void hold_standard_fds() {
-  for (int fd = 0; fd <= 2; ++fd) {
-    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-    const int opened = open("/dev/null", O_RDONLY);
-    if (opened >= 0 && opened != fd) {
-      dup2(opened, fd);
-      close(opened);
-    }
-  }
-}
 
 }  // namespace
 
 int run_cli(int argc, char** argv) {
   hold_standard_fds();
-  return checked_stdout(run_command_line(argc, argv));
+  return checked_stdout(run_command_line(argc, argv), "pipecheck");
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include "core/json_field_error.hpp"
 #include "core/json_text.hpp"
 #include "core/text_escape.hpp"
+#include "core/outcome.hpp"
 #include "reports/judge.hpp"
 #include "reports/render/render_files.hpp"
 #include "reports/render/summary_table.hpp"
@@ -68,7 +69,12 @@ int report_folder(const ReportOptions& options, std::ostream& out, std::ostream&
   if (!options.prom_textfile.empty()) {
     out << "prometheus: " << write_prom_textfile(options.prom_textfile, report, inventory, extras).string() << "\n";
   }
-  return exit_code_of(report.judged);
+  // A run that was interrupted is judged again as what it is: interrupted (130, as its run
+  // exited), never a pass of the probes that happened to finish.
+  const bool interrupted = std::any_of(report.probes.begin(), report.probes.end(),
+                                       [](const ProbeOutcome& p) { return p.status == ProbeStatus::interrupted; });
+  const int judged = exit_code_of(report.judged);
+  return interrupted ? code(combine(exit_code_from_int(judged), ExitCode::interrupted)) : judged;
 }
 
 }  // namespace pipecheck

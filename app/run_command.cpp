@@ -68,10 +68,12 @@ class InterruptGuard {
     sigemptyset(&action.sa_mask);
     sigaction(SIGINT, &action, &old_int_);
     sigaction(SIGTERM, &action, &old_term_);
+    sigaction(SIGHUP, &action, &old_hup_);  // a closed terminal interrupts as ^C does
   }
   ~InterruptGuard() {
     sigaction(SIGINT, &old_int_, nullptr);
     sigaction(SIGTERM, &old_term_, nullptr);
+    sigaction(SIGHUP, &old_hup_, nullptr);
     reset_child_stop();  // the stop was this run's: a later run_process in this process runs
   }
   InterruptGuard(const InterruptGuard&) = delete;
@@ -79,6 +81,7 @@ class InterruptGuard {
 
  private:
   struct sigaction old_int_ {};
+  struct sigaction old_hup_ {};
   struct sigaction old_term_ {};
 };
 

@@ -94,6 +94,18 @@ TEST_F(ReportCommandTest, EveryKindOfDamageIsOneLineNamingTheField) {
 TEST_F(ReportCommandTest, NewerInventoryIsRefused) {
   edit("inventory.json", [](json& d) { d["version"] = 9; });
   EXPECT_NE(refusal().find("inventory.json: schema version 9 is newer than this pipecheck reads (" +
+// `report` on an interrupted run exited 0: it is judged again as the run exited, interrupted.
+TEST_F(ReportCommandTest, AnInterruptedRunIsReportedAsInterrupted) {
+  edit("report.json", [](json& d) {
+    d["probes"][0]["status"] = "interrupted";
+    d["probes"][0]["reason"] = "stopped by SIGINT or SIGTERM after 3 s";
+  });
+  ReportOptions options;
+  options.folder = dir_;
+  std::ostringstream out, err;
+  EXPECT_EQ(report_folder(options, out, err), 130) << out.str() << err.str();
+}
+
                            std::to_string(kInventorySchemaVersion) + ")"),
             std::string::npos)
       << refusal();
