@@ -1,6 +1,7 @@
 // Re-judging and rendering a results folder.
 #include "app/report_command.hpp"
 
+#include <algorithm>
 #include <ostream>
 
 #include "core/errors.hpp"
