@@ -14,6 +14,7 @@
 #include "app/stress_ceilings.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
+#include "core/text_escape.hpp"
 #include "inventory/cuda_driver_library.hpp"
 #include "inventory/inventory_collect.hpp"
 #include "inventory/nvml_health.hpp"
@@ -149,7 +150,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   if (options.slurm_drain && result == ExitCode::failed) {
     const std::string node = options.node.empty() ? slurm_node_name(std::getenv("SLURMD_NODENAME"), host_name()) : options.node;
     const DrainResult drained = drain_node(options.scontrol, node, drain_reason(problems));
-    err << "pipecheck check: " << drained.message << "\n";
+    err << "pipecheck check: " << printable_text(drained.message) << "\n";  // $SLURMD_NODENAME: any bytes
     log_to_syslog(drained.message);
   }
   return code(result);
