@@ -428,6 +428,10 @@ void set_label(benchmark::State& state, const Target& t, const CaseSpec& spec, s
     params["first_unreadable_dir"] = escape_name(t.target.unreadable_dirs.front().path) + ": " +
                                      t.target.unreadable_dirs.front().why;
   }
+  if (!t.target.left_out.empty()) {  // links out of the dataset, loops, FIFOs: named, not read
+    params["entries_left_out"] = std::to_string(t.target.left_out.size());
+    params["first_left_out"] = escape_name(t.target.left_out.front().path) + ": " + t.target.left_out.front().why;
+  }
   if (!t.notes.empty()) {
     std::string note;
     for (const auto& line : t.notes) note += (note.empty() ? "" : ". ") + line;  // no ";": labels split on it
@@ -581,6 +585,11 @@ void note_limits(Target& t, const Settings& settings) {
                  label_path(t).c_str(), t.target.unreadable_dirs.size(),
                  escape_name(t.target.unreadable_dirs.front().path).c_str(),
                  printable_text(t.target.unreadable_dirs.front().why).c_str());
+  }
+  if (!t.target.left_out.empty()) {
+    std::fprintf(stderr, "pipecheck-storage: %s: %zu entries left out (not read), first: %s: %s\n",
+                 label_path(t).c_str(), t.target.left_out.size(), escape_name(t.target.left_out.front().path).c_str(),
+                 printable_text(t.target.left_out.front().why).c_str());
   }
 }
 
