@@ -39,10 +39,18 @@ struct StageChecks {
   std::string not_judged;  // "single-thread figures are not judged" when checks is empty
 };
 
+// What a measurement is judged beside, gathered once a probe: looking it up sibling by sibling
+// for every measurement made `report` quadratic (a 50 MB report.json took over a minute).
+struct SiblingFacts {
+  std::map<std::string, int> most_threads_by_op;                 // hostmem: op -> most threads
+  std::map<std::string, std::uint64_t> largest_bytes_by_series;  // comm: series -> largest size
+};
+
 struct Context {
   const Inventory& inventory;
   const std::vector<Measurement>& siblings;  // the same probe's measurements
   const PhysicalCeilings& physical;
+  const SiblingFacts& facts;
 };
 
 using StageRule = StageChecks (*)(const Measurement&, const Context&);
@@ -93,19 +101,32 @@ std::uint64_t bytes_param(const Measurement& m) {
   return text.empty() || text.find_first_not_of("0123456789") != std::string::npos ? 0 : std::stoull(text);
 }
 
+// The series a comm measurement belongs to: its stage, collective, dtype and job shape.
+std::string comm_series(const Measurement& m) {
+  std::string series = m.stage;
+  for (const char* name : {"collective", "dtype", "ranks", "nodes"}) series += "\n" + param(m, name);
+  return series;
+}
+
+SiblingFacts sibling_facts(const std::vector<Measurement>& siblings) {
+  SiblingFacts facts;
+  for (const auto& other : siblings) {
+    int& most = facts.most_threads_by_op[other.stage + "\n" + param(other, "op")];
+    most = std::max(most, int_param(other.params, "threads", 0));
+    std::uint64_t& largest = facts.largest_bytes_by_series[comm_series(other)];
+    largest = std::max(largest, bytes_param(other));
+  }
+  return facts;
+}
+
 // Small messages are latency-bound by nature (nccl-tests' busbw climbs with size), so a sweep is
 // judged at its largest size, per collective, dtype and job shape.
 StageChecks comm_checks(const Measurement& m, const Context& context) {
   if (param(m, "ranks") == "1") {
     return not_judged("one rank: NCCL's path and its data check only; its bus bandwidth is 0 by the formula");
   }
-  std::uint64_t largest = 0;
-  for (const auto& other : context.siblings) {
-    if (other.stage != m.stage) continue;
-    bool same_series = true;
-    for (const char* name : {"collective", "dtype", "ranks", "nodes"}) same_series = same_series && param(other, name) == param(m, name);
-    if (same_series) largest = std::max(largest, bytes_param(other));
-  }
+  const auto found = context.facts.largest_bytes_by_series.find(comm_series(m));
+  const std::uint64_t largest = found == context.facts.largest_bytes_by_series.end() ? 0 : found->second;
   if (bytes_param(m) < largest) {
     return not_judged("smaller messages are latency-bound; judged at the largest size (" + std::to_string(largest) + " bytes)");
   }
@@ -158,10 +179,8 @@ StageChecks hostmem_checks(const Measurement& m, const Context& context) {
   const std::string op = param(m, "op");
   if (op != "read" && op != "write" && op != "memcpy") return not_judged("no threshold for host memory op '" + op + "'");
   const int threads = int_param(m.params, "threads", 0);
-  int most = 0;
-  for (const auto& other : context.siblings) {
-    if (other.stage == m.stage && param(other, "op") == op) most = std::max(most, int_param(other.params, "threads", 0));
-  }
+  const auto found = context.facts.most_threads_by_op.find(m.stage + "\n" + op);
+  const int most = found == context.facts.most_threads_by_op.end() ? 0 : found->second;
   if (threads < most) {
     return not_judged("judged at the most threads measured (" + std::to_string(most) + "); fewer threads reach less by nature");
   }
@@ -449,7 +468,8 @@ std::vector<Judgement> judge_measurements(const Report& report, const Inventory&
       judgements.push_back(case_judgement(entry, probe, profile.policy(unverified), profile.rule(unverified),
                                           "its verifier caught wrong results: "));
     }
-    const Context context{inventory, probe.measurements, physical};
+    const SiblingFacts facts = sibling_facts(probe.measurements);
+    const Context context{inventory, probe.measurements, physical, facts};
     for (const auto& m : probe.measurements) {
       judgements.push_back(judge_under_conditions(judge_measurement(m, context, profile), probe, m, profile));
     }

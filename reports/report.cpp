@@ -23,7 +23,14 @@ namespace {
 
 // Stage -> how its ceiling is found. One entry per stage; stages without one say so. A rule
 // sees the other measurements of the same probe (decode scaling is held against 1 thread).
-using Siblings = std::vector<Measurement>;
+// The same probe's measurements, by key: found once a probe, not searched once a measurement
+// (a search per measurement made a large report quadratic). The first of a key, as a search found.
+struct Siblings {
+  explicit Siblings(const std::vector<Measurement>& all) {
+    for (const auto& m : all) by_key.emplace(m.key, &m);
+  }
+  std::map<std::string, const Measurement*> by_key;
+};
 using CeilingRule = CeilingResult (*)(const Measurement&, const Inventory&, const Siblings&);
 
 CeilingResult host_memory_ceiling(const Measurement&, const Inventory& inventory, const Siblings&) {
@@ -68,9 +75,12 @@ CeilingResult decode_ceiling(const Measurement& m, const Inventory&, const Sibli
   if (threads <= 1) {
     return CeilingResult::unknown("no hardware ceiling for CPU decode; the 1-thread rate is the per-core reference");
   }
-  const std::string reference_key = one_thread_key(m.key);
-  for (const auto& other : siblings) {
-    if (other.key != reference_key || other.unit != m.unit || other.stats.median <= 0) continue;
+  const auto reference = siblings.by_key.find(one_thread_key(m.key));
+  if (reference != siblings.by_key.end()) {
+    const Measurement& other = *reference->second;
+    if (other.unit != m.unit || other.stats.median <= 0) {
+      return CeilingResult::unknown("no 1-thread measurement to scale from");
+    }
     const double value = threads * other.stats.median;
     char text[200];
     std::snprintf(text, sizeof text, "%.1f %s = %d threads x %.1f %s (1-thread median): perfect scaling",
@@ -273,8 +283,9 @@ const GpuInfo* find_gpu(const Measurement& measurement, const Inventory& invento
   return gpu_of(measurement, inventory);
 }
 
-CeilingResult ceiling_for(const Measurement& measurement, const Inventory& inventory,
-                          const std::vector<Measurement>& siblings) {
+namespace {
+
+CeilingResult ceiling_among(const Measurement& measurement, const Inventory& inventory, const Siblings& siblings) {
   const auto& rules = ceiling_rules();
   const auto rule = rules.find(measurement.stage);
   if (rule == rules.end()) {
@@ -283,9 +294,17 @@ CeilingResult ceiling_for(const Measurement& measurement, const Inventory& inven
   return rule->second(measurement, inventory, siblings);
 }
 
+}  // namespace
+
+CeilingResult ceiling_for(const Measurement& measurement, const Inventory& inventory,
+                          const std::vector<Measurement>& siblings) {
+  return ceiling_among(measurement, inventory, Siblings(siblings));
+}
+
 void attach_ceilings(Report& report, const Inventory& inventory) {
   for (auto& probe : report.probes) {
-    for (auto& m : probe.measurements) m.ceiling = ceiling_for(m, inventory, probe.measurements);
+    const Siblings siblings(probe.measurements);  // pointers stay valid: only ceilings change below
+    for (auto& m : probe.measurements) m.ceiling = ceiling_among(m, inventory, siblings);
     attach_percentages(probe.measurements);  // thread scaling pair by pair (reports/scaling_pairs)
   }
 }
