@@ -134,7 +134,17 @@ void check_run_inputs(const RunOptions& options, const std::vector<ProbeEntry>& 
   };
   if (runs("storage")) {
     const SysfsRoot sys(options.sysfs_root);
-    for (const auto& path : options.storage_paths) resolve_target(path, sys);
+    std::map<std::pair<dev_t, ino_t>, std::string> seen;  // one storage, measured once
+    for (const auto& path : options.storage_paths) {
+      resolve_target(path, sys);
+      struct stat info {};
+      if (::stat(path.c_str(), &info) != 0) continue;
+      const auto [it, added] = seen.emplace(std::make_pair(info.st_dev, info.st_ino), path);
+      if (!added) {
+        throw UsageError("--path " + escape_name(path) + ": given twice (the same as --path " +
+                         escape_name(it->second) + "); each is measured once");
+      }
+    }
   }
   if (runs("decode") && !options.images_dir.empty()) check_jpeg_directory(options.images_dir);
   if (!options.baseline.empty()) check_baseline_path(options.baseline, options.force_baseline);
@@ -197,6 +207,11 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
   const ProcessResult process = run_measuring_conditions(gpus, conditions, [&] { return run_process(spec); });
 
   std::string stdout_text, stderr_text;
+  // A probe's JSON is kilobytes; one that printed hundreds of megabytes is broken, and reading
+  // it whole would cost the driver twice its size in memory.
+  std::error_code size_error;
+  const auto stdout_bytes = fs::file_size(spec.stdout_path, size_error);
+  const bool oversized = !size_error && stdout_bytes > kProbeOutputMaxBytes;
   try {
     if (!oversized) stdout_text = read_file(spec.stdout_path);
     stderr_text = read_file(spec.stderr_path, kProbeOutputMaxBytes);
@@ -204,17 +219,18 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
     // Unreadable output is judged as no output.
   }
   ProbeOutcome outcome = outcome_of_process(probe, process, stdout_text, stderr_text);
+  if (oversized && outcome.status != ProbeStatus::interrupted) {
+    outcome.status = ProbeStatus::failed;
+    outcome.measurements.clear();
+    outcome.reason = "printed " + std::to_string(stdout_bytes) + " bytes on stdout, more than the " +
+                     std::to_string(kProbeOutputMaxBytes >> 20) + " MiB a probe's JSON may take: not read";
+  }
   outcome.conditions = std::move(conditions);
   std::error_code error;
   if (outcome.status == ProbeStatus::ok) {
     fs::rename(spec.stdout_path, folder / (probe.stage + ".json"), error);
   } else if (trim(stdout_text).empty()) {
     fs::remove(spec.stdout_path, error);
-  // A probe's JSON is kilobytes; one that printed hundreds of megabytes is broken, and reading
-  // it whole would cost the driver twice its size in memory.
-  std::error_code size_error;
-  const auto stdout_bytes = fs::file_size(spec.stdout_path, size_error);
-  const bool oversized = !size_error && stdout_bytes > kProbeOutputMaxBytes;
   }
   return outcome;
 }
@@ -222,12 +238,6 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
 void print_progress(std::ostream& err, const ProbeOutcome& outcome) {
   const std::string status = to_string(outcome.status);
   err << "pipecheck: " << outcome.stage << " (" << outcome.probe << "): " << status;
-  if (oversized && outcome.status != ProbeStatus::interrupted) {
-    outcome.status = ProbeStatus::failed;
-    outcome.measurements.clear();
-    outcome.reason = "printed " + std::to_string(stdout_bytes) + " bytes on stdout, more than the " +
-                     std::to_string(kProbeOutputMaxBytes >> 20) + " MiB a probe's JSON may take: not read";
-  }
   const std::string reason = reason_beside_status(outcome);  // "skipped - no GPU", said once
   if (!reason.empty()) err << " - " << reason;
   err << " [" << static_cast<long>(outcome.seconds + 0.5) << " s, "

@@ -166,7 +166,15 @@ void to_json(json& j, const ProbeOutcome& p) {
 void from_json(const json& j, ProbeOutcome& p) {
   p.probe = field<std::string>(j, "probe");
   p.stage = field<std::string>(j, "stage");
-  p.status = parse_probe_status(field<std::string>(j, "status"));
+  // An unknown status is damage to name, not a "failed" to invent.
+  in_field(j, "status", [&](const json& value) {
+    const auto text = value_as<std::string>(value);
+    p.status = parse_probe_status(text);
+    if (p.status == ProbeStatus::failed && text != to_string(ProbeStatus::failed)) {
+      throw FieldError("expected ok, skipped, not built, failed or interrupted, found " + found_text(value));
+    }
+    return 0;
+  });
   p.reason = field_or(j, "reason", "");
   p.seconds = field_or(j, "seconds", 0.0);
   p.case_errors = field_or(j, "case_errors", std::vector<std::string>{});

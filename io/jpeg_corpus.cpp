@@ -123,7 +123,8 @@ bool ends_with_eoi(const std::vector<unsigned char>& bytes) {
 
 std::string check_jpeg(const std::vector<unsigned char>& bytes, JpegHeader& header) {
   if (bytes.empty()) return "empty file";
-  if (bytes.size() < 4 || bytes[0] != 0xFF || bytes[1] != 0xD8) return "not a JPEG (no SOI marker)";
+  if (bytes.size() < 2 || bytes[0] != 0xFF || bytes[1] != 0xD8) return "not a JPEG (no SOI marker)";
+  if (bytes.size() < 4) return "truncated (the SOI marker and nothing after it)";
   JpegDecoder decoder;
   TjHandle probe(tjInitDecompress());
   if (probe.handle == nullptr) throw RunError("tjInitDecompress failed");

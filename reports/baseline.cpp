@@ -145,6 +145,20 @@ LoadedRun load_baseline_document(const json& document, const fs::path& path, boo
   run.source = path;
   run.report_document = document["report"];
   run.report = parse_report(run.report_document, path, force, force_flag, "report");
+  // The identity is what the GPU-set check compares: one that is there but damaged is refused,
+  // never read as "GPU set unknown" (which would skip the check).
+  read_fields(path, document, [](const json& d) {
+    if (!d.contains("identity")) return 0;
+    return in_field(d, "identity", [](const json& identity) {
+      if (!identity.is_object()) throw FieldError("expected an object, found " + found_text(identity));
+      if (identity.contains("gpus")) {
+        for_each_element(identity, "gpus", [](const json& gpu) {
+          if (!gpu.is_object()) throw FieldError("expected an object, found " + found_text(gpu));
+        });
+      }
+      return 0;
+    });
+  });
   run.identity = identity_from_json(document.contains("identity") ? document["identity"] : json::object());
   if (run.identity.hostname.empty()) run.identity.hostname = run.report.host;
   return run;

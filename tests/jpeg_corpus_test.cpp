@@ -85,6 +85,8 @@ TEST(JpegCorpus, CheckNamesEachKindOfBadFile) {
   const auto good = small_jpeg(96, 64, TJSAMP_420, false);
   EXPECT_EQ(check_jpeg({}, header), "empty file");
   EXPECT_NE(check_jpeg({'n', 'o', 't', ' ', 'j', 'p', 'g'}, header).find("not a JPEG"), std::string::npos);
+  // A file of the SOI marker alone was called "no SOI marker".
+  EXPECT_EQ(check_jpeg({0xFF, 0xD8}, header), "truncated (the SOI marker and nothing after it)");
   const std::vector<unsigned char> truncated(good.begin(), good.begin() + good.size() / 2);
   EXPECT_NE(check_jpeg(truncated, header).find("truncated"), std::string::npos);
   const std::string corrupt = check_jpeg(corrupt_after_header(good), header);
@@ -186,9 +188,9 @@ TEST(JpegCorpus, LoadsDatasetWithSubdirectoriesLoopAndBadFiles) {
   EXPECT_NE(bad.at("d.jpg").find("truncated"), std::string::npos);
   EXPECT_NE(bad.at("e.jpg").find("not a JPEG"), std::string::npos);
   EXPECT_EQ(bad.at("f.jpeg"), "empty file");
+  EXPECT_EQ(bad.at("sub/loop"), "left out: link to a folder already walked (a loop or a second path)");
   EXPECT_EQ(corpus.total_bytes(), corpus.images[0].bytes.size() + corpus.images[1].bytes.size());
 }
-  EXPECT_EQ(bad.at("sub/loop"), "left out: link to a folder already walked (a loop or a second path)");
 
 // A CMYK JPEG (Pillow's, tests/data/pillow/make.py) and a progressive one beside a baseline:
 // all three are images; CMYK is counted as such, not as progressive, baseline or bad.
