@@ -70,8 +70,10 @@ class DeepJsonTest : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "run");
     deep_ = dir_ / "run" / "report.json";
-    write_file_atomically(deep_, std::string(300000, '['));  // 300 kB, no closing bracket needed
-    write_file_atomically(dir_ / "baseline.json", std::string(300000, '['));
+    // 600 kB of valid JSON, 300,000 levels deep: the file that ended in SIGSEGV.
+    const std::string deep = std::string(300000, '[') + std::string(300000, ']');
+    write_file_atomically(deep_, deep);
+    write_file_atomically(dir_ / "baseline.json", deep);
   }
   void TearDown() override { fs::remove_all(dir_); }
 
