@@ -14,6 +14,7 @@
 #include "app/stress_ceilings.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
+#include "core/text_escape.hpp"
 #include "inventory/cuda_driver_library.hpp"
 #include "inventory/inventory_collect.hpp"
 #include "inventory/nvml_health.hpp"
@@ -43,12 +44,12 @@ std::vector<HealthProblem> compute_problems(const Inventory& inventory) {
 
 // The GPU burn and memory test on every GPU for `seconds`; its telemetry in `out_dir`.
 std::vector<HealthProblem> burn_problems(const Inventory& inventory, double seconds, const fs::path& out_dir,
-                                         const fs::path& sysfs_root, std::ostream& err) {
+                                         const fs::path& sysfs_root) {
   const bool any_cuda_gpu = std::any_of(inventory.gpus.begin(), inventory.gpus.end(),
                                         [](const GpuInfo& gpu) { return gpu.cuda_index >= 0; });
   if (!any_cuda_gpu) {
-    err << "pipecheck check: note: --burn: no GPU to burn\n";
-    return {};
+    // Asked to burn and nothing was burned: the burn's part of "healthy" was never checked.
+    return {{Verdict::inconclusive, "burn", "no GPU to burn: nothing was burned"}};
   }
   if (const auto unavailable = gpu_burn_unavailable()) return {{Verdict::inconclusive, "burn", *unavailable}};
   StressConfig config;
@@ -122,7 +123,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   if (options.burn_s) {
     fs::path burn_dir = options.burn_out;
     if (burn_dir.empty()) burn_dir = fs::temp_directory_path() / ("pipecheck-check-burn-" + utc_now_compact());
-    add(burn_problems(inventory, *options.burn_s, burn_dir, options.sysfs_root, err));
+    add(burn_problems(inventory, *options.burn_s, burn_dir, options.sysfs_root));
   }
   if (options.verbose) {
     for (const auto& note : inventory.notes) notes.push_back(note);
@@ -149,7 +150,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   if (options.slurm_drain && result == ExitCode::failed) {
     const std::string node = options.node.empty() ? slurm_node_name(std::getenv("SLURMD_NODENAME"), host_name()) : options.node;
     const DrainResult drained = drain_node(options.scontrol, node, drain_reason(problems));
-    err << "pipecheck check: " << drained.message << "\n";
+    err << "pipecheck check: " << printable_text(drained.message) << "\n";  // $SLURMD_NODENAME: any bytes
     log_to_syslog(drained.message);
   }
   return code(result);

@@ -14,6 +14,7 @@
 #include "app/check_command.hpp"
 #include "app/probe_catalog.hpp"
 #include "app/compare_cli.hpp"
+#include "app/number_flag.hpp"
 #include "app/report_command.hpp"
 #include "app/run_command.hpp"
 #include "app/stress_cli.hpp"
@@ -24,6 +25,7 @@
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
 #include "core/outcome.hpp"
+#include "core/standard_output.hpp"
 #include "core/text_escape.hpp"
 #include "pipecheck_config.hpp"
 #include "render/inventory_text.hpp"
@@ -48,7 +50,6 @@ int inventory_command(const InventoryArgs& args) {
   return 0;
 }
 
-
 bool is_command(CLI::App& app, const std::string& name) {
   for (const CLI::App* sub : app.get_subcommands({})) {
     if (sub->get_name() == name) return true;
@@ -56,42 +57,13 @@ bool is_command(CLI::App& app, const std::string& name) {
   return false;
 }
 
-// Output lost to a full disk or a closed stdout (`> /dev/full`, `>&-`) is a failure: said on
-// stderr, and the exit code says the command could not do its work.
-int checked_stdout(int code) {
-  std::cout.flush();
-  errno = 0;
-  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || std::cout.bad();
-  if (!failed) return code;
-  int error = errno;
-  // The write that failed may be long past (stdio's buffer was dropped then): ask again.
-  if (error == 0 && write(STDOUT_FILENO, "\n", 1) < 0) error = errno;
-  std::cerr << "pipecheck: cannot write standard output: " << (error != 0 ? std::strerror(error) : "write failed")
-            << "\n";
-  return pipecheck::code(combine(exit_code_from_int(code), ExitCode::could_not_run));
-}
-
 int run_command_line(int argc, char** argv);
-
-// Started with stdout closed (`>&-`), the first file we open would become fd 1 and the output
-// would land in it: hold fds 0-2 with /dev/null opened read-only, so writes to a closed stream
-// fail (and checked_stdout says so) instead of going anywhere.
-void hold_standard_fds() {
-  for (int fd = 0; fd <= 2; ++fd) {
-    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-    const int opened = open("/dev/null", O_RDONLY);
-    if (opened >= 0 && opened != fd) {
-      dup2(opened, fd);
-      close(opened);
-    }
-  }
-}
 
 }  // namespace
 
 int run_cli(int argc, char** argv) {
   hold_standard_fds();
-  return checked_stdout(run_command_line(argc, argv));
+  return checked_stdout(run_command_line(argc, argv), "pipecheck");
 }
 
 namespace {
@@ -121,15 +93,7 @@ int run_command_line(int argc, char** argv) {
       ->excludes(quick_flag);
   run->add_option("--out", out_dir, "Folder the run's folder is written into")->capture_default_str();
   run->add_option("--timeout", timeout, "Time limit per probe, seconds (1 to 604800)")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            // Not CLI::PositiveNumber: its message prints the range up to 1.8e308 in full.
-            const bool digits = !text.empty() && text.size() <= 6 && text.find_first_not_of("0123456789") == std::string::npos;
-            return digits && std::stol(text) >= 1 && std::stol(text) <= 604800
-                       ? ""
-                       : "'" + shortened(text) + "' is not a whole number of seconds from 1 to 604800";
-          },
-          "SECONDS"));
+      ->check(whole_number_check(1, 604800));
   run->add_option("--probe-dir", run_options.probe_dir, "Where the probe executables are");
   run->add_flag("--no-color", no_color, "Plain text even on a terminal");
   run->add_option("--path", run_options.storage_paths,
@@ -152,10 +116,10 @@ int run_command_line(int argc, char** argv) {
                 "Compare against a baseline of another machine or schema version");
   run->add_option("--wait-quiet", run_options.wait_quiet_seconds,
                   "Before the first probe, wait up to this many seconds for other processes to calm down")
-      ->check(CLI::Range(0.0, 86400.0));
+      ->check(number_check(0, 86400));
   std::optional<int> run_width;
   run->add_option("--width", run_width, "Columns of the terminal summary (default: $COLUMNS, else the terminal's)")
-      ->check(CLI::Range(kMinSummaryWidth, 1000));
+      ->check(whole_number_check(kMinSummaryWidth, 1000));
   run->add_flag("--keep-launcher-env", run_options.keep_launcher_env,
                 "Pass srun's/mpirun's variables (SLURM_*, OMPI_*, PMI_*, PMIX_*) to the probes; by default "
                 "each host runs as a single-host job even under a launcher");
@@ -174,7 +138,7 @@ int run_command_line(int argc, char** argv) {
   report->add_flag("--no-color", report_no_color, "Plain text even on a terminal");
   std::optional<int> report_width;
   report->add_option("--width", report_width, "Columns of the terminal summary (default: $COLUMNS, else the terminal's)")
-      ->check(CLI::Range(kMinSummaryWidth, 1000));
+      ->check(whole_number_check(kMinSummaryWidth, 1000));
   report->add_option("--prom-textfile", report_options.prom_textfile,
                      "Also write pipecheck.prom into this folder (node_exporter's textfile collector), atomically");
 

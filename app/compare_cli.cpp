@@ -1,5 +1,6 @@
 // The `compare` subcommand: argument parsing, loading the runs, and choosing the renderer.
 #include "app/compare_cli.hpp"
+#include "app/number_flag.hpp"
 
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <iostream>
 
 #include "core/errors.hpp"
+#include "core/json_input.hpp"
 #include "core/file_io.hpp"
 #include "core/json_text.hpp"
 #include "core/text_escape.hpp"
@@ -51,7 +53,7 @@ std::vector<std::string> version_notes(const LoadedRun& a, const LoadedRun& b) {
 // as text.
 std::string started_utc_of(const fs::path& folder) {
   try {
-    const auto document = nlohmann::json::parse(read_file(folder / "report.json"));
+    const auto document = parse_json(read_file(folder / "report.json"));
     if (document.is_object() && document.contains("started_utc") && document["started_utc"].is_string()) {
       return document["started_utc"].get<std::string>();
     }
@@ -179,11 +181,11 @@ CLI::App* add_compare_command(CLI::App& app, CompareCliState& state) {
                     "and probes that ran under busy conditions");
   compare->add_option("--threshold", state.threshold_percent,
                       "Smallest change of a median, in %, that counts as a regression")
-      ->check(CLI::NonNegativeNumber)
+      ->check(number_check(0, 1000000))
       ->capture_default_str();
   compare->add_option("--tolerance", state.tolerance_percent,
                       "Fleet: shortfall from the fleet median, in %, that names an outlier")
-      ->check(CLI::NonNegativeNumber)
+      ->check(number_check(0, 100))
       ->capture_default_str();
   auto* json = compare->add_flag("--json", state.json, "JSON instead of text");
   compare->add_flag("--markdown", state.markdown, "Markdown, for pasting into tickets")->excludes(json);

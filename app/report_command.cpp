@@ -1,14 +1,17 @@
 // Re-judging and rendering a results folder.
 #include "app/report_command.hpp"
 
+#include <algorithm>
 #include <ostream>
 
 #include "core/errors.hpp"
+#include "core/json_input.hpp"
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
 #include "core/json_field_error.hpp"
 #include "core/json_text.hpp"
 #include "core/text_escape.hpp"
+#include "core/outcome.hpp"
 #include "judge/judge.hpp"
 #include "render/render_files.hpp"
 #include "render/summary_table.hpp"
@@ -23,7 +26,7 @@ nlohmann::json read_json(const fs::path& path) {
   const std::string shown = escape_name(path.string());
   if (!fs::exists(path)) throw UsageError(shown + ": not found (is this a pipecheck run folder?)");
   try {
-    return nlohmann::json::parse(read_file(path));
+    return parse_json(read_file(path));
   } catch (const nlohmann::json::exception& error) {
     throw UsageError(shown + ": not valid JSON: " + error.what());
   } catch (const RunError& error) {
@@ -67,7 +70,12 @@ int report_folder(const ReportOptions& options, std::ostream& out, std::ostream&
   if (!options.prom_textfile.empty()) {
     out << "prometheus: " << write_prom_textfile(options.prom_textfile, report, inventory, extras).string() << "\n";
   }
-  return exit_code_of(report.judged);
+  // A run that was interrupted is judged again as what it is: interrupted (130, as its run
+  // exited), never a pass of the probes that happened to finish.
+  const bool interrupted = std::any_of(report.probes.begin(), report.probes.end(),
+                                       [](const ProbeOutcome& p) { return p.status == ProbeStatus::interrupted; });
+  const int judged = exit_code_of(report.judged);
+  return interrupted ? code(combine(exit_code_from_int(judged), ExitCode::interrupted)) : judged;
 }
 
 }  // namespace pipecheck

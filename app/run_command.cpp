@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <map>
+#include <cstdint>
 #include <iostream>
 #include <limits>
 #include <set>
@@ -45,6 +47,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The most of a probe's stdout (its Google Benchmark JSON) or stderr the driver reads.
+constexpr std::uintmax_t kProbeOutputMaxBytes = std::uintmax_t{64} << 20;
+
 std::atomic<bool> g_interrupted{false};
 
 extern "C" void on_interrupt(int) {
@@ -63,10 +68,12 @@ class InterruptGuard {
     sigemptyset(&action.sa_mask);
     sigaction(SIGINT, &action, &old_int_);
     sigaction(SIGTERM, &action, &old_term_);
+    sigaction(SIGHUP, &action, &old_hup_);  // a closed terminal interrupts as ^C does
   }
   ~InterruptGuard() {
     sigaction(SIGINT, &old_int_, nullptr);
     sigaction(SIGTERM, &old_term_, nullptr);
+    sigaction(SIGHUP, &old_hup_, nullptr);
     reset_child_stop();  // the stop was this run's: a later run_process in this process runs
   }
   InterruptGuard(const InterruptGuard&) = delete;
@@ -74,6 +81,7 @@ class InterruptGuard {
 
  private:
   struct sigaction old_int_ {};
+  struct sigaction old_hup_ {};
   struct sigaction old_term_ {};
 };
 
@@ -208,13 +216,24 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
   const ProcessResult process = run_measuring_conditions(gpus, conditions, [&] { return run_process(spec); });
 
   std::string stdout_text, stderr_text;
+  // A probe's JSON is kilobytes; one that printed hundreds of megabytes is broken, and reading
+  // it whole would cost the driver twice its size in memory.
+  std::error_code size_error;
+  const auto stdout_bytes = fs::file_size(spec.stdout_path, size_error);
+  const bool oversized = !size_error && stdout_bytes > kProbeOutputMaxBytes;
   try {
-    stdout_text = read_file(spec.stdout_path);
-    stderr_text = read_file(spec.stderr_path);
+    if (!oversized) stdout_text = read_file(spec.stdout_path);
+    stderr_text = read_file(spec.stderr_path, kProbeOutputMaxBytes);
   } catch (const RunError&) {
     // Unreadable output is judged as no output.
   }
   ProbeOutcome outcome = outcome_of_process(probe, process, stdout_text, stderr_text);
+  if (oversized && outcome.status != ProbeStatus::interrupted) {
+    outcome.status = ProbeStatus::failed;
+    outcome.measurements.clear();
+    outcome.reason = "printed " + std::to_string(stdout_bytes) + " bytes on stdout, more than the " +
+                     std::to_string(kProbeOutputMaxBytes >> 20) + " MiB a probe's JSON may take: not read";
+  }
   outcome.conditions = std::move(conditions);
   std::error_code error;
   if (outcome.status == ProbeStatus::ok) {

@@ -1,4 +1,4 @@
-// Installing and restoring the SIGINT/SIGTERM handlers of a command.
+// Installing and restoring the SIGINT/SIGTERM/SIGHUP handlers of a command.
 #include "app/stop_signals.hpp"
 
 namespace pipecheck {
@@ -22,11 +22,15 @@ StopSignals::StopSignals(Handler handler, int flags) {
   sigemptyset(&action.sa_mask);
   route(SIGINT, action, old_int_);
   route(SIGTERM, action, old_term_);
+  // A closed terminal or ssh session (SIGHUP) is an interruption too: the summary is written and
+  // the job's tree ended, as for SIGINT and SIGTERM.
+  route(SIGHUP, action, old_hup_);
 }
 
 StopSignals::~StopSignals() {
   sigaction(SIGINT, &old_int_, nullptr);
   sigaction(SIGTERM, &old_term_, nullptr);
+  sigaction(SIGHUP, &old_hup_, nullptr);
 }
 
 }  // namespace pipecheck

@@ -1,4 +1,4 @@
-// SIGINT and SIGTERM routed to a command's own handler for as long as the object lives (the
+// SIGINT, SIGTERM and SIGHUP routed to a command's own handler for as long as the object lives (the
 // command then stops cleanly and still writes its results); the old handlers come back after.
 #pragma once
 
@@ -18,6 +18,7 @@ class StopSignals {
  private:
   struct sigaction old_int_ {};
   struct sigaction old_term_ {};
+  struct sigaction old_hup_ {};
 };
 
 }  // namespace pipecheck

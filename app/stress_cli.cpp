@@ -2,6 +2,7 @@
 // the summary; a worker stuck in the driver ends the process with quick_exit (documented below).
 #include "app/stress_cli.hpp"
 
+
 #include <unistd.h>
 
 #include <csignal>
@@ -11,6 +12,7 @@
 #include <sstream>
 
 #include "app/duration_flag.hpp"
+#include "app/number_flag.hpp"
 #include "app/out_folder.hpp"
 #include "app/stress_ceilings.hpp"
 #include "app/stop_signals.hpp"
@@ -56,7 +58,8 @@ CLI::App* add_stress_command(CLI::App& app, StressCliState& s) {
       ->capture_default_str()
       ->needs(until);
   cmd->add_flag("--cpu", s.cpu, "Burn every CPU core too (the workload on a machine without a GPU)");
-  cmd->add_option("--cpu-threads", s.cpu_threads, "CPU burn threads (default: one per CPU this process may use, within its cgroup quota)");
+  cmd->add_option("--cpu-threads", s.cpu_threads, "CPU burn threads (default: one per CPU this process may use, within its cgroup quota)")
+      ->check(whole_number_check(1, 1000000));
   cmd->add_option("--cpu-isa", s.cpu_isa,
                   "CPU burn instruction set: auto (the widest this CPU runs), " + cpu_burn_isa_names())
       ->capture_default_str();
@@ -64,20 +67,20 @@ CLI::App* add_stress_command(CLI::App& app, StressCliState& s) {
   cmd->add_option("--inject-faults", s.inject_faults,
                   "Corrupt N results of each checker (CPU burn, each GPU's GEMMs and memory test) between "
                   "compute and check, to see them caught: the run must fail with at least N wrong")
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1000000}))
+      ->check(whole_number_check(0, 1000000))
       ->capture_default_str();
   cmd->add_option("--gpus", s.gpus, "CUDA indices to burn, e.g. 0,2, or 'none' (default: all)");
   cmd->add_option("--dtype", s.dtype, "GEMM data type: " + burn_dtype_names())->capture_default_str();
-  cmd->add_option("--matrix", s.matrix, "GEMM size n (n x n x n)")->check(CLI::Range(256, 32768))->capture_default_str();
+  cmd->add_option("--matrix", s.matrix, "GEMM size n (n x n x n)")->check(whole_number_check(256, 32768))->capture_default_str();
   cmd->add_option("--out", s.out, "Folder for telemetry.csv and summary.json (default results/stress-<host>-<time>)");
   cmd->add_flag("--force", s.force, "Replace the telemetry.csv and summary.json of an earlier run in --out");
   cmd->add_option("--interval", s.interval, "Telemetry sampling interval")->capture_default_str();
   cmd->add_option("--tolerance", s.tolerance_pct, "A GPU slower than the median by more than this % fails")
-      ->check(CLI::Range(0.0, 100.0))
+      ->check(number_check(0, 100))
       ->capture_default_str();
   cmd->add_option("--verify-tolerance", s.verify_tolerance,
                   "Relative difference from the reference that makes a GEMM element wrong")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(number_check(0, 1))
       ->capture_default_str();
   cmd->add_option("--hang-timeout", s.hang_timeout, "A GEMM batch or memory pass longer than this is a hang")
       ->capture_default_str();

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "app/duration_flag.hpp"
+#include "app/number_flag.hpp"
 #include "app/out_folder.hpp"
 #include "app/stop_signals.hpp"
 #include "core/errors.hpp"
@@ -35,14 +36,7 @@ CLI::App* add_watch_command(CLI::App& app, WatchCliState& s) {
   // No expected(0, -1): with it, CLI11 2.1 hands what follows "--" to the parent app.
   cmd->add_option("command", s.command, "The command to run and watch, after --");
   cmd->add_option("--pid", s.pid, "Attach to this running process (and its descendants) instead")
-      ->check(CLI::Validator(
-          [](std::string& text) -> std::string {
-            // Not CLI::PositiveNumber: its message prints the range up to 1.8e308 in full.
-            const bool digits = !text.empty() && text.size() <= 9 &&
-                                text.find_first_not_of("0123456789") == std::string::npos;
-            return digits && std::stol(text) > 0 ? "" : "'" + text + "' is not a process id (a whole number from 1)";
-          },
-          "PID"));
+      ->check(whole_number_check(1, 999999999));  // one that is not running is named after
   cmd->add_option("--duration", s.duration, "Stop watching after this (90s, 10m); default: the job's lifetime");
   cmd->add_option("--interval", s.interval, "Sampling interval")->capture_default_str();
   cmd->add_option("--out", s.out, "Folder for watch.csv, watch.json, watch.html (default results/watch-<host>-<time>)");

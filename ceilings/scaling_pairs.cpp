@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "core/median_interval.hpp"
 #include "core/figure_text.hpp"
@@ -20,9 +21,12 @@ std::string one_thread_key(const std::string& key) {
   return key.substr(0, at) + "threads:1" + (end == std::string::npos ? "" : key.substr(end));
 }
 
-const Measurement* find_key(const std::vector<Measurement>& all, const std::string& key) {
-  const auto it = std::find_if(all.begin(), all.end(), [&](const Measurement& m) { return m.key == key; });
-  return it == all.end() ? nullptr : &*it;
+// The measurements by key, built once: a search per measurement made a large report quadratic.
+using ByKey = std::map<std::string, const Measurement*>;
+
+const Measurement* find_key(const ByKey& all, const std::string& key) {
+  const auto it = all.find(key);
+  return it == all.end() ? nullptr : it->second;
 }
 
 double median_of(std::vector<double> values) {
@@ -40,7 +44,7 @@ void percent_from_median(Measurement& m, double ceiling) {
   }
 }
 
-bool percent_from_pairs(Measurement& m, const std::vector<Measurement>& all) {
+bool percent_from_pairs(Measurement& m, const ByKey& all) {
   const Measurement* one = find_key(all, one_thread_key(m.key));
   const int threads = int_param(m.params, "threads", 0);
   if (one == nullptr || threads < 2) return false;
@@ -75,13 +79,15 @@ std::vector<double> pair_efficiencies(const Measurement& one_thread, const Measu
 }
 
 void attach_percentages(std::vector<Measurement>& measurements) {
+  ByKey by_key;
+  for (const auto& m : measurements) by_key.emplace(m.key, &m);  // the first of a key, as the search found
   for (auto& m : measurements) {
     m.percent_of_ceiling.reset();
     m.percent_low.reset();
     m.percent_high.reset();
     const auto& ceiling = m.ceiling.ceiling;
     if (!ceiling || ceiling->value <= 0 || ceiling->unit != m.unit) continue;
-    if (ceiling->basis == "linear scaling" && percent_from_pairs(m, measurements)) continue;
+    if (ceiling->basis == "linear scaling" && percent_from_pairs(m, by_key)) continue;
     percent_from_median(m, ceiling->value);
   }
 }

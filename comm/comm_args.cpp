@@ -133,7 +133,7 @@ const std::vector<ProbeFlag>& comm_own_flags() {
       {"stepbytes", "SIZE", "add SIZE each step (-i)", size("--stepbytes")},
       {"iters", "N", "collectives per timed sample (-n, default 20)", whole_number(1, 100000)},
       {"warmup_iters", "N", "untimed collectives before each size (-w, default 5)", whole_number(0, 100000)},
-      {"check", "0|1", "data check after each size (-c, default 1)", whole_number(0, 1000)},
+      {"check", "0|1", "data check after each size (-c, default 1)", whole_number(0, 1)},
       {"timeout", "S", "abort a wait this long for the GPUs (-T, default 300; 0 waits forever)", whole_number(0, 86400)},
       {"datatype", "LIST", "float, bf16 or all (-d)", some_text()},
       {"collectives", "LIST", "all_reduce, all_gather, reduce_scatter, broadcast or all", some_text()},
@@ -172,7 +172,7 @@ CommOptions parse_comm_options(const ProbeOptions& options) {
   if (const auto* text = options.last("warmup_iters")) {
     comm.warmup_iters = static_cast<int>(parse_integer(*text, "warmup_iters", 0, 100000));
   }
-  if (const auto* text = options.last("check")) comm.check = parse_integer(*text, "check", 0, 1000) > 0;
+  if (const auto* text = options.last("check")) comm.check = parse_integer(*text, "check", 0, 1) > 0;
   if (const auto* text = options.last("timeout")) {
     comm.timeout_seconds = static_cast<int>(parse_integer(*text, "timeout", 0, 86400));
   }

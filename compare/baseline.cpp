@@ -10,8 +10,10 @@
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/json_field_error.hpp"
+#include "core/json_input.hpp"
 #include "core/json_records.hpp"
 #include "core/json_text.hpp"
+#include "core/number_input.hpp"
 #include "core/text_escape.hpp"
 #include "render/compare_text.hpp"
 
@@ -30,7 +32,7 @@ json parse_json_file(const fs::path& path) {
     throw UsageError(escape_name(path.string()) + ": cannot read: " + error.what());
   }
   try {
-    return json::parse(text);
+    return parse_json(text);
   } catch (const json::exception& error) {
     throw UsageError(escape_name(path.string()) + ": not JSON (" + error.what() + ")");
   }
@@ -49,7 +51,7 @@ Report parse_report(const json& document, const fs::path& where, bool force, con
   if (!document.is_object() || !document.contains("schema") || document["schema"] != "pipecheck.report") {
     throw UsageError(escape_name(where.string()) + ": not a pipecheck report (no \"schema\": \"pipecheck.report\")");
   }
-  const int version = read_fields(where, document, [](const json& d) { return field_or(d, "version", -1); }, prefix);
+  const int version = read_fields(where, document, [](const json& d) { return schema_version_field(d, -1); }, prefix);
   json readable = document;
   if (version > kReportSchemaVersion) {
     if (!force) {
@@ -118,7 +120,7 @@ RunIdentity identity_beside(const fs::path& report_path, const Report& report, b
   if (fs::exists(inventory_path)) {
     const json inventory = parse_json_file(inventory_path);
     const int version = read_fields(inventory_path, inventory,
-                                    [](const json& d) { return d.is_object() ? field_or(d, "version", 0) : 0; });
+                                    [](const json& d) { return d.is_object() ? schema_version_field(d, 0) : 0; });
     if (version > kInventorySchemaVersion && !force) {
       throw UsageError(escape_name(inventory_path.string()) + ": inventory schema version " + std::to_string(version) +
                        " is newer than this pipecheck reads (" + std::to_string(kInventorySchemaVersion) + ")" +
@@ -132,7 +134,7 @@ RunIdentity identity_beside(const fs::path& report_path, const Report& report, b
 
 LoadedRun load_baseline_document(const json& document, const fs::path& path, bool force,
                                  const std::string& force_flag) {
-  const int version = read_fields(path, document, [](const json& d) { return field_or(d, "version", -1); });
+  const int version = read_fields(path, document, [](const json& d) { return schema_version_field(d, -1); });
   if (version > kBaselineSchemaVersion && !force) {
     throw UsageError(escape_name(path.string()) + ": baseline format version " + std::to_string(version) +
                      " is newer than this pipecheck reads (" +
@@ -143,6 +145,20 @@ LoadedRun load_baseline_document(const json& document, const fs::path& path, boo
   run.source = path;
   run.report_document = document["report"];
   run.report = parse_report(run.report_document, path, force, force_flag, "report");
+  // The identity is what the GPU-set check compares: one that is there but damaged is refused,
+  // never read as "GPU set unknown" (which would skip the check).
+  read_fields(path, document, [](const json& d) {
+    if (!d.contains("identity")) return 0;
+    return in_field(d, "identity", [](const json& identity) {
+      if (!identity.is_object()) throw FieldError("expected an object, found " + found_text(identity));
+      if (identity.contains("gpus")) {
+        for_each_element(identity, "gpus", [](const json& gpu) {
+          if (!gpu.is_object()) throw FieldError("expected an object, found " + found_text(gpu));
+        });
+      }
+      return 0;
+    });
+  });
   run.identity = identity_from_json(document.contains("identity") ? document["identity"] : json::object());
   if (run.identity.hostname.empty()) run.identity.hostname = run.report.host;
   return run;

@@ -317,7 +317,16 @@ MeasurementChange compare_measurement(const Measurement* baseline, const Measure
 
 bool Comparison::inconclusive() const {
   return !has_regression() &&
-         std::any_of(changes.begin(), changes.end(), [](const MeasurementChange& c) { return c.would_regress; });
+         (nothing_compared() ||
+          std::any_of(changes.begin(), changes.end(), [](const MeasurementChange& c) { return c.would_regress; }));
+}
+
+bool Comparison::nothing_compared() const {
+  // Only in one run (new or missing) is not compared; incomparable (busy, another unit) was
+  // looked at and said why.
+  return std::none_of(changes.begin(), changes.end(), [](const MeasurementChange& c) {
+    return c.kind != ChangeKind::added && c.kind != ChangeKind::missing;
+  });
 }
 
 ExitCode Comparison::exit_code() const {
@@ -329,6 +338,32 @@ int Comparison::count(ChangeKind kind) const {
   return static_cast<int>(std::count_if(changes.begin(), changes.end(),
                                         [&](const MeasurementChange& c) { return c.kind == kind; }));
 }
+
+namespace {
+
+// A measurement the current run lost because its probe failed there (crashed, timed out,
+// printed garbage) is a regression, not a gap: the machine no longer runs what it ran. One lost
+// to an interrupted probe could have been either: inconclusive.
+void judge_lost(Comparison& comparison, const Report& baseline, const Report& current) {
+  const auto baseline_probes = probes_by_key(baseline);
+  for (auto& change : comparison.changes) {
+    if (change.kind != ChangeKind::missing) continue;
+    const auto was = baseline_probes.find(change.key);
+    if (was == baseline_probes.end()) continue;
+    for (const auto& probe : current.probes) {
+      if (probe.probe != was->second->probe) continue;
+      if (probe.status == ProbeStatus::failed) {
+        change.kind = ChangeKind::regressed;
+        change.reason = "its probe failed in the current run: " + probe.reason;
+      } else if (probe.status == ProbeStatus::interrupted) {
+        change.would_regress = true;
+        change.reason = "its probe was interrupted in the current run";
+      }
+    }
+  }
+}
+
+}  // namespace
 
 Comparison compare_reports(const Report& baseline, const Report& current,
                            const CompareOptions& options) {
@@ -350,6 +385,7 @@ Comparison compare_reports(const Report& baseline, const Report& current,
   std::sort(comparison.changes.begin(), comparison.changes.end(),
             [](const MeasurementChange& a, const MeasurementChange& b) { return a.key < b.key; });
   control_false_discoveries(comparison.changes, options);
+  judge_lost(comparison, baseline, current);
   mark_busy(comparison, baseline, current, options);
   return comparison;
 }

@@ -78,6 +78,9 @@ struct Comparison {
   // Nothing regressed, but something that would have been a regression cannot be told apart
   // from noise or conditions.
   bool inconclusive() const;
+  // No measurement was in both runs with one unit: "no regression" would claim what was never
+  // looked at, so the comparison is inconclusive.
+  bool nothing_compared() const;
   // 1 a regression, 4 inconclusive, else 0 (core/outcome.hpp).
   ExitCode exit_code() const;
 };

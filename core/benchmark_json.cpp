@@ -1,4 +1,5 @@
 // Google Benchmark JSON -> measurements.
+#include "core/json_input.hpp"
 #include "core/benchmark_json.hpp"
 
 #include <nlohmann/json.hpp>
@@ -75,7 +76,7 @@ std::string measurement_key(const std::string& run_name) {
 ParsedBenchmarks parse_benchmark_json(const std::string& text, const std::string& stage) {
   json document;
   try {
-    document = json::parse(text);
+    document = parse_json(text);
   } catch (const json::parse_error& error) {
     throw std::runtime_error(std::string("not JSON: ") + error.what());
   }

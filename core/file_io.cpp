@@ -50,7 +50,7 @@ void write_file_atomically(const fs::path& path, const std::string& content) {
   }
 }
 
-std::string read_file(const fs::path& path) {
+std::string read_file(const fs::path& path, std::size_t max_bytes) {
   // O_NONBLOCK: a FIFO put where a file belongs must not hang the reader; it is refused below.
   const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw_errno("open", path.string());
@@ -63,6 +63,10 @@ std::string read_file(const fs::path& path) {
   if (!S_ISREG(info.st_mode)) {
     close(fd);
     throw RunError("open " + escape_name(path.string()) + ": not a regular file");
+  }
+  if (static_cast<std::size_t>(info.st_size) > max_bytes) {
+    close(fd);
+    throw RunError("read " + escape_name(path.string()) + ": larger than " + std::to_string(max_bytes) + " bytes");
   }
   std::string text;
   text.reserve(static_cast<std::size_t>(info.st_size));
@@ -77,6 +81,10 @@ std::string read_file(const fs::path& path) {
     }
     if (n == 0) break;
     text.append(buffer, static_cast<std::size_t>(n));
+    if (text.size() > max_bytes) {
+      close(fd);
+      throw RunError("read " + escape_name(path.string()) + ": larger than " + std::to_string(max_bytes) + " bytes");
+    }
   }
   close(fd);
   return text;

@@ -2,6 +2,7 @@
 // under its final name (write to a temporary beside it, fsync, rename).
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 
@@ -9,8 +10,8 @@ namespace pipecheck {
 
 // Throws RunError naming the path and the errno text.
 void write_file_atomically(const std::filesystem::path& path, const std::string& content);
-// Throws RunError when the file cannot be read.
-std::string read_file(const std::filesystem::path& path);
+// Throws RunError when the file cannot be read, or holds more than `max_bytes`.
+std::string read_file(const std::filesystem::path& path, std::size_t max_bytes = static_cast<std::size_t>(-1));
 
 // "web-01" from gethostname; "unknown-host" when it fails.
 std::string host_name();

@@ -8,11 +8,15 @@
 // through it, so read_fields, which catches, finds the path of the field that failed.
 #pragma once
 
+#include <cmath>
+#include <cstdint>
 #include <exception>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -47,12 +51,44 @@ std::string found_text(const nlohmann::json& value);
 // The member `key` of object `j`; FieldError when j is no object or lacks it.
 const nlohmann::json& member(const nlohmann::json& j, const char* key);
 
+// `value` read as T. A number is read whole or refused: nlohmann's get<int> turns 4294967298
+// into 2 and 1e30 into anything, so an integer field takes only a whole number that fits T
+// (bounds of their own go through core/number_input.hpp).
+template <typename T>
+T value_as(const nlohmann::json& value) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    const std::string expected = "expected a whole number between " + std::to_string(std::numeric_limits<T>::min()) +
+                                 " and " + std::to_string(std::numeric_limits<T>::max()) + ", found ";
+    if (!value.is_number()) throw FieldError("expected a number, found " + found_text(value));
+    if (!value.is_number_integer()) throw FieldError(expected + found_text(value));
+    if (value.is_number_unsigned()) {
+      if (value.template get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) {
+        throw FieldError(expected + found_text(value));
+      }
+    } else {
+      const auto number = value.template get<std::int64_t>();
+      if (number < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
+          (number > 0 && static_cast<std::uint64_t>(number) > static_cast<std::uint64_t>(std::numeric_limits<T>::max()))) {
+        throw FieldError(expected + found_text(value));
+      }
+    }
+    return value.template get<T>();
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!value.is_number()) throw FieldError("expected a number, found " + found_text(value));
+    const T number = value.template get<T>();
+    if (!std::isfinite(number)) throw FieldError("expected a finite number, found " + found_text(value));
+    return number;
+  } else {
+    return value.template get<T>();
+  }
+}
+
 // A required member read as T.
 template <typename T>
 T field(const nlohmann::json& j, const char* key) {
   const nlohmann::json& value = member(j, key);
   const FieldScope scope(key);
-  return value.template get<T>();
+  return value_as<T>(value);
 }
 
 // A member read as T, or `fallback` when it is absent (a field added by a later version).
@@ -62,7 +98,7 @@ T field_or(const nlohmann::json& j, const char* key, T fallback) {
   const auto it = j.find(key);
   if (it == j.end()) return fallback;
   const FieldScope scope(key);
-  return it->template get<T>();
+  return value_as<T>(*it);
 }
 inline std::string field_or(const nlohmann::json& j, const char* key, const char* fallback) {
   return field_or<std::string>(j, key, std::string(fallback));
@@ -76,7 +112,7 @@ void optional_field(const nlohmann::json& j, const char* key, std::optional<T>& 
   const auto it = j.find(key);
   if (it == j.end() || it->is_null()) return;
   const FieldScope scope(key);
-  into = it->template get<T>();
+  into = value_as<T>(*it);
 }
 
 // read(member) for a required object member, in its scope: nested records ("cpu", "stats").
@@ -112,7 +148,7 @@ void for_each_element(const nlohmann::json& j, const char* key, Read&& read) {
 template <typename T>
 std::vector<T> list_field(const nlohmann::json& j, const char* key) {
   std::vector<T> items;
-  for_each_element(j, key, [&](const nlohmann::json& element) { items.push_back(element.template get<T>()); });
+  for_each_element(j, key, [&](const nlohmann::json& element) { items.push_back(value_as<T>(element)); });
   return items;
 }
 

@@ -3,6 +3,7 @@
 #include "core/json_records.hpp"
 
 #include "core/json_field_error.hpp"
+#include "core/number_input.hpp"
 
 namespace pipecheck {
 
@@ -19,10 +20,11 @@ void to_json(json& j, const Statistics& s) {
 }
 
 void from_json(const json& j, Statistics& s) {
-  s.median = field<double>(j, "median");
-  s.min = field<double>(j, "min");
-  s.max = field<double>(j, "max");
-  s.samples = field<int>(j, "samples");
+  // A figure is never negative, and never so large that it renders as inf (1e308 x 1e9).
+  s.median = number_field(j, "median", 0, kLargestFigure);
+  s.min = number_field(j, "min", 0, kLargestFigure);
+  s.max = number_field(j, "max", 0, kLargestFigure);
+  s.samples = static_cast<int>(in_field(j, "samples", [](const json& v) { return json_integer(v, 0, 1000000000); }));
 }
 
 void to_json(json& j, const Ceiling& c) {
@@ -30,7 +32,7 @@ void to_json(json& j, const Ceiling& c) {
 }
 
 void from_json(const json& j, Ceiling& c) {
-  c.value = field<double>(j, "value");
+  c.value = number_field(j, "value", 0, kLargestFigure);
   c.unit = field<std::string>(j, "unit");
   c.basis = field<std::string>(j, "basis");
   c.derivation = field<std::string>(j, "derivation");
@@ -65,11 +67,13 @@ void from_json(const json& j, Measurement& m) {
   m.stats = field<Statistics>(j, "stats");
   // Reports written before repetitions were kept have neither.
   in_field(j, "stats", [&](const json& stats) {
-    optional_field(stats, "noise_percent", m.noise_percent);
+    m.noise_percent = optional_number_field(stats, "noise_percent", 0, kLargestFigure);
     m.median_interval.reset();
     if (stats.contains("median_interval") && !stats["median_interval"].is_null()) {
       in_field(stats, "median_interval", [&](const json& i) {
-        m.median_interval = MedianInterval{field<double>(i, "low"), field<double>(i, "high"), field_or(i, "coverage", 0.0)};
+        m.median_interval = MedianInterval{number_field(i, "low", 0, kLargestFigure),
+                                           number_field(i, "high", 0, kLargestFigure),
+                                           number_field_or(i, "coverage", 0, 1, 0.0)};
       });
     }
   });
@@ -81,10 +85,13 @@ void from_json(const json& j, Measurement& m) {
   std::optional<std::string> unknown;
   optional_field(j, "ceiling_unknown", unknown);
   if (unknown) m.ceiling.unknown_reason = *unknown;
-  optional_field(j, "percent_of_ceiling", m.percent_of_ceiling);
-  optional_field(j, "percent_of_ceiling_low", m.percent_low);
-  optional_field(j, "percent_of_ceiling_high", m.percent_high);
-  m.repetitions = field_or(j, "repetitions", std::vector<double>{});
+  m.percent_of_ceiling = optional_number_field(j, "percent_of_ceiling", 0, kLargestFigure);
+  m.percent_low = optional_number_field(j, "percent_of_ceiling_low", 0, kLargestFigure);
+  m.percent_high = optional_number_field(j, "percent_of_ceiling_high", 0, kLargestFigure);
+  m.repetitions.clear();
+  if (j.contains("repetitions")) {
+    for_each_element(j, "repetitions", [&](const json& v) { m.repetitions.push_back(json_number(v, 0, kLargestFigure)); });
+  }
   m.stopping = field_or(j, "stopping", "");
   m.interleaved = field_or(j, "interleaved", false);
 }
@@ -159,7 +166,15 @@ void to_json(json& j, const ProbeOutcome& p) {
 void from_json(const json& j, ProbeOutcome& p) {
   p.probe = field<std::string>(j, "probe");
   p.stage = field<std::string>(j, "stage");
-  p.status = parse_probe_status(field<std::string>(j, "status"));
+  // An unknown status is damage to name, not a "failed" to invent.
+  in_field(j, "status", [&](const json& value) {
+    const auto text = value_as<std::string>(value);
+    p.status = parse_probe_status(text);
+    if (p.status == ProbeStatus::failed && text != to_string(ProbeStatus::failed)) {
+      throw FieldError("expected ok, skipped, not built, failed or interrupted, found " + found_text(value));
+    }
+    return 0;
+  });
   p.reason = field_or(j, "reason", "");
   p.seconds = field_or(j, "seconds", 0.0);
   p.case_errors = field_or(j, "case_errors", std::vector<std::string>{});
@@ -592,7 +607,8 @@ void to_json(json& j, const Inventory& inventory) {
 }
 
 void from_json(const json& j, Inventory& inventory) {
-  inventory.schema_version = field<int>(j, "version");
+  member(j, "version");  // required: a missing one is named
+  inventory.schema_version = schema_version_field(j);
   check_schema_version("inventory.json", inventory.schema_version, kInventorySchemaVersion);
   const int version = inventory.schema_version;
   inventory.recorded_root.clear();

@@ -1,4 +1,5 @@
 // Shared probe main: pipecheck flags, Google Benchmark context, label convention.
+#include "core/standard_output.hpp"
 #include "core/probe_main.hpp"
 
 #include <benchmark/benchmark.h>
@@ -192,6 +193,7 @@ void refuse_leftovers(int argc, char** argv, const std::vector<ProbeFlag>& flags
 int run_probe_main(int argc, char** argv, const std::string& stage, const std::string& probe,
                    const RegisterCases& register_cases, const std::vector<ProbeFlag>& flags,
                    const CheckInputs& check_inputs) {
+  hold_standard_fds();
   ProbeOptions options;
   BenchmarkFlags benchmark_flags;
   RepetitionPolicy repetitions;
@@ -247,7 +249,8 @@ int run_probe_main(int argc, char** argv, const std::string& stage, const std::s
     return 3;
   }
   benchmark::Shutdown();
-  return 0;
+  // Results written into a full disk or a closed stdout are lost: exit 3, as the README says.
+  return checked_stdout(0, probe);
 }
 
 }  // namespace pipecheck

@@ -26,6 +26,26 @@ std::size_t generation = 1;
 
 std::size_t stage_registry_generation() { return generation; }
 
+Siblings::Siblings() {
+  static const std::vector<Measurement> none;
+  all_ = &none;
+}
+
+Siblings::Siblings(const std::vector<Measurement>& all) : all_(&all) {
+  for (const Measurement& m : all) by_key_.emplace(m.key, &m);  // the first of a key, as a search found
+}
+
+const Measurement* Siblings::find(const std::string& key) const {
+  const auto it = by_key_.find(key);
+  return it == by_key_.end() ? nullptr : it->second;
+}
+
+const Siblings::Table& Siblings::table(const std::string& name, const BuildTable& build) const {
+  auto it = tables_.find(name);
+  if (it == tables_.end()) it = tables_.emplace(name, build(*all_)).first;
+  return it->second;
+}
+
 std::vector<std::string> missing_parts(const StageSpec& spec) {
   std::vector<std::string> missing;
   const auto need = [&](bool present, const char* what) {

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,10 +52,31 @@ struct StageChecks {
   std::string not_judged;  // "single-thread figures are not judged" when checks is empty
 };
 
+// The same probe's measurements, indexed once a probe: a rule that searched them for every
+// measurement made `report` quadratic (a 50 MB report.json took over a minute).
+class Siblings {
+ public:
+  using Table = std::map<std::string, double>;
+  using BuildTable = std::function<Table(const std::vector<Measurement>&)>;
+
+  Siblings();  // none
+  explicit Siblings(const std::vector<Measurement>& all);
+  const std::vector<Measurement>& all() const { return *all_; }
+  // The first measurement of that key, or nullptr.
+  const Measurement* find(const std::string& key) const;
+  // A table a rule builds once over all of them (under a name of its own), then reads.
+  const Table& table(const std::string& name, const BuildTable& build) const;
+
+ private:
+  const std::vector<Measurement>* all_;
+  std::map<std::string, const Measurement*> by_key_;
+  mutable std::map<std::string, Table> tables_;
+};
+
 // What a stage's rules see besides the measurement.
 struct StageContext {
   const Inventory& inventory;
-  const std::vector<Measurement>& siblings;  // the same probe's measurements
+  const Siblings& siblings;  // the same probe's measurements
 };
 
 using CeilingRule = std::function<CeilingResult(const Measurement&, const StageContext&)>;

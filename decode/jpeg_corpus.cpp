@@ -15,6 +15,7 @@
 #include <system_error>
 #include <utility>
 
+#include "core/dataset_walk.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/text_escape.hpp"
@@ -122,7 +123,8 @@ bool ends_with_eoi(const std::vector<unsigned char>& bytes) {
 
 std::string check_jpeg(const std::vector<unsigned char>& bytes, JpegHeader& header) {
   if (bytes.empty()) return "empty file";
-  if (bytes.size() < 4 || bytes[0] != 0xFF || bytes[1] != 0xD8) return "not a JPEG (no SOI marker)";
+  if (bytes.size() < 2 || bytes[0] != 0xFF || bytes[1] != 0xD8) return "not a JPEG (no SOI marker)";
+  if (bytes.size() < 4) return "truncated (the SOI marker and nothing after it)";
   JpegDecoder decoder;
   TjHandle probe(tjInitDecompress());
   if (probe.handle == nullptr) throw RunError("tjInitDecompress failed");
@@ -151,28 +153,6 @@ bool has_jpeg_extension(const std::filesystem::path& path) {
   return ext == ".jpg" || ext == ".jpeg";
 }
 
-// Depth-first walk; `visited` holds (device, inode) of every directory entered, so a symlink
-// that points back up the tree is entered once and the walk ends.
-void walk(const std::filesystem::path& dir, std::set<std::pair<dev_t, ino_t>>& visited, JpegFileList& list) {
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0 || !visited.insert({st.st_dev, st.st_ino}).second) return;
-  std::error_code ec;
-  std::filesystem::directory_iterator it(dir, ec);
-  if (ec) {
-    // An unreadable sub-directory is named and skipped, the rest still counts.
-    list.unreadable_dirs.push_back({dir, ec.message()});
-    return;
-  }
-  for (const auto& entry : it) {
-    std::error_code kind_ec;
-    if (entry.is_directory(kind_ec)) {  // follows symlinks
-      walk(entry.path(), visited, list);
-    } else if (entry.is_regular_file(kind_ec) && has_jpeg_extension(entry.path())) {
-      list.files.push_back(entry.path());
-    }
-  }
-}
-
 std::vector<unsigned char> read_whole_file(const std::filesystem::path& path, std::string& error) {
   try {
     const std::string text = read_file(path);  // a FIFO swapped in meanwhile is refused, not waited on
@@ -193,13 +173,20 @@ JpegFileList find_jpeg_files(const std::filesystem::path& root) {
                      (error == ENOENT ? "no such directory" : std::error_code(error, std::generic_category()).message()));
   }
   if (!S_ISDIR(st.st_mode)) throw UsageError("--images " + escape_name(root.string()) + ": not a directory");
-  std::set<std::pair<dev_t, ino_t>> visited;
+  // The one dataset walk (core/dataset_walk.hpp), shared with the storage probe: a link is
+  // followed only while it stays under the root; what is left out is named.
+  const DatasetWalk walk = walk_dataset(root, has_jpeg_extension);
   JpegFileList list;
-  walk(root, visited, list);
+  for (const auto& file : walk.files) list.files.push_back(file.path);
+  const std::string prefix = "unreadable folder: ";
+  for (const auto& folder : walk.unreadable) {
+    list.unreadable_dirs.push_back(
+        {folder.path, folder.why.rfind(prefix, 0) == 0 ? folder.why.substr(prefix.size()) : folder.why});
+  }
+  for (const auto& entry : walk.left_out) list.left_out.push_back({entry.path, entry.why});
   if (!list.unreadable_dirs.empty() && list.unreadable_dirs.front().first == root) {
     throw UsageError("--images " + escape_name(root.string()) + ": " + list.unreadable_dirs.front().second);
   }
-  std::sort(list.files.begin(), list.files.end());
   return list;
 }
 
@@ -211,10 +198,13 @@ JpegFileList jpeg_files_or_refuse(const std::filesystem::path& root, std::vector
   for (const auto& [dir, why] : list.unreadable_dirs) {
     unreadable_dirs.push_back({escape_name(std::filesystem::relative(dir, root).string()) + "/", "unreadable directory: " + why});
   }
+  for (const auto& [path, why] : list.left_out) {
+    unreadable_dirs.push_back({escape_name(path.lexically_relative(root).string()), "left out: " + why});
+  }
   if (list.files.empty()) {
     std::string text = "--images " + escape_name(root.string()) + ": no .jpg/.jpeg files found";
     if (!unreadable_dirs.empty()) {
-      text += " (" + std::to_string(unreadable_dirs.size()) + " unreadable directories, first " +
+      text += " (" + std::to_string(unreadable_dirs.size()) + " unreadable directories or entries left out, first " +
               unreadable_dirs[0].name + ": " + unreadable_dirs[0].reason + ")";
     }
     throw UsageError(text);

@@ -70,10 +70,13 @@ constexpr std::uint64_t kMaxJpegPixels = std::uint64_t{1} << 28;
 struct JpegFileList {
   std::vector<std::filesystem::path> files;  // sorted by path
   std::vector<std::pair<std::filesystem::path, std::string>> unreadable_dirs;  // sub-directory, why
+  // Links out of the dataset, dangling links, loops, FIFOs and devices: not read (core/dataset_walk.hpp).
+  std::vector<std::pair<std::filesystem::path, std::string>> left_out;
 };
 
-// Every *.jpg / *.jpeg (any case) under `root`, following directory symlinks but visiting each
-// directory once (so a symlink loop ends), and the sub-directories that could not be listed.
+// Every *.jpg / *.jpeg (any case) under `root` by the one dataset walk (core/dataset_walk.hpp):
+// links followed only while they stay under `root`, each directory once; the sub-directories
+// that could not be listed and the entries left out, named.
 // Throws UsageError, in the system's words, when `root` is not a readable directory.
 JpegFileList find_jpeg_files(const std::filesystem::path& root);
 

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_input.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/json_records.hpp"
@@ -204,7 +205,7 @@ ExpectedMachine load_baseline_expectations(const fs::path& path) {
   if (!fs::exists(file, error)) throw UsageError(flag + ": no such file (a baseline.json, a run folder or an inventory.json)");
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(read_file(file));
+    document = parse_json(read_file(file));
   } catch (const std::exception& e) {
     throw UsageError(flag + ": not JSON: " + e.what());
   }

@@ -22,7 +22,7 @@ namespace {
 
 struct Context {
   const Inventory& inventory;
-  const std::vector<Measurement>& siblings;  // the same probe's measurements
+  const Siblings& siblings;  // the same probe's measurements, indexed once a probe
   const PhysicalCeilings& physical;
 };
 
@@ -287,7 +287,8 @@ std::vector<Judgement> judge_measurements(const Report& report, const Inventory&
       judgements.push_back(case_judgement(entry, probe, profile.policy(unverified), profile.rule(unverified),
                                           "its verifier caught wrong results: "));
     }
-    const Context context{inventory, probe.measurements, physical};
+    const Siblings siblings(probe.measurements);
+    const Context context{inventory, siblings, physical};
     for (const auto& m : probe.measurements) {
       judgements.push_back(judge_under_conditions(judge_measurement(m, context, profile), probe, m, profile));
     }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/text_escape.hpp"
 #include "render/summary_table.hpp"
 #include "render/text_wrap.hpp"
 
@@ -24,7 +25,10 @@ const char* const kGreen = "\033[32m";
 const char* const kYellow = "\033[33m";
 const char* const kReset = "\033[0m";
 
-std::string fit(const std::string& text, int width) {
+// Cells come from report.json files (keys, units, hosts): outside text, escaped by the one policy
+// (core/text_escape.hpp) before they are measured and cut.
+std::string fit(const std::string& raw, int width) {
+  const std::string text = printable_text(raw);
   if (static_cast<int>(text.size()) <= width) return text;
   return text.substr(0, width - 1) + "~";
 }
@@ -42,7 +46,8 @@ std::string pad_left(const std::string& text, int width) {
 // The first column of a row: a key or host longer than its column is never cut (its end is what
 // tells "gpu0/bytes:4096" from "gpu0/bytes:4194304"): it takes a line of its own and the row's
 // figures continue on the next, under the column.
-std::string name_cell(const std::string& text, int width) {
+std::string name_cell(const std::string& raw, int width) {
+  const std::string text = printable_text(raw);
   if (static_cast<int>(text.size()) <= width) return text + std::string(width - text.size(), ' ');
   std::string lines;
   for (const auto& line : wrap_words(text, kCompareTextWidth)) lines += line + "\n";
@@ -151,6 +156,7 @@ std::string inconclusive_text(const Comparison& comparison) {
 
 std::string verdict_text(const Comparison& comparison) {
   if (comparison.has_regression()) return "REGRESSION beyond noise";
+  if (comparison.nothing_compared()) return "INCONCLUSIVE: no measurement was in both runs, nothing was compared";
   if (comparison.inconclusive()) return "INCONCLUSIVE: no regression beyond noise, but a change as large as one could not be told apart";
   return "no regression beyond noise";
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/text_escape.hpp"
 #include "inventory/software_stack.hpp"
 #include "ceilings/ceilings.hpp"
 
@@ -265,7 +266,9 @@ std::string render_inventory(const Inventory& inv) {
     out << "Notes\n";
     for (const auto& note : inv.notes) out << "  - " << note << "\n";
   }
-  return out.str();
+  // Host names, models and versions come from sysfs, DMI or a recorded tree: any bytes. No colour
+  // here, so the whole text goes through the one policy (core/text_escape.hpp), lines kept.
+  return printable_text(out.str(), true);
 }
 
 }  // namespace pipecheck

@@ -5,6 +5,9 @@
 
 #include <exception>
 
+#include "core/json_input.hpp"
+#include "core/json_field_error.hpp"
+#include "core/number_input.hpp"
 #include "core/errors.hpp"
 
 #include "core/file_io.hpp"
@@ -25,8 +28,8 @@ void read_burn_rates(const std::filesystem::path& path, RenderExtras& extras, st
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) return;
   try {
-    const nlohmann::json summary = nlohmann::json::parse(read_file(path));
-    check_schema_version(path.string(), summary.value("version", 1), kStressSummarySchemaVersion);
+    const nlohmann::json summary = parse_json(read_file(path));
+    check_schema_version(path.string(), read_fields(path, summary, [](const nlohmann::json& d) { return schema_version_field(d); }), kStressSummarySchemaVersion);
     extras.burn_rates = burn_rate_lines(summary);
   } catch (const std::exception& e) {
     notes.push_back(path.string() + ": left out of the report: " + e.what());

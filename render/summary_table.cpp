@@ -13,6 +13,7 @@
 
 #include "render/conditions_text.hpp"
 #include "core/probe_reason.hpp"
+#include "core/text_escape.hpp"
 #include "render/render_support.hpp"
 #include "render/text_wrap.hpp"
 
@@ -250,8 +251,11 @@ std::string render_summary(const Report& report, const Judged& judged, const Sum
   std::vector<Row> rows;
   for (const auto& stage : stages_in_pipeline_order(report)) {
     for (const Measurement* m : measurements_of(report, stage)) {
-      rows.push_back({m->stage, m->what, measured_text(*m), spread_cell(m->stats), ceiling_cell(*m, notes),
-                      percent_text(*m), index.find(m->key)});
+      // Cells from the records are outside text (a probe's label, an edited report.json): one
+      // line each, escaped by the one policy (core/text_escape.hpp) before they are measured.
+      rows.push_back({printable_text(m->stage), printable_text(m->what), printable_text(measured_text(*m)),
+                      spread_cell(m->stats), printable_text(ceiling_cell(*m, notes)), percent_text(*m),
+                      index.find(m->key)});
     }
   }
   if (rows.empty()) {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "core/text_escape.hpp"
+
 namespace pipecheck {
 
 namespace {
@@ -38,7 +40,10 @@ std::size_t display_width(std::string_view text) {
   return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) { return !is_continuation(c); }));
 }
 
-std::vector<std::string> wrap_words(std::string_view text, std::size_t width) {
+std::vector<std::string> wrap_words(std::string_view raw, std::size_t width) {
+  // Every byte that reaches the terminal from outside (a label, a recorded host name, a report
+  // someone edited) is written by the one policy: ESC, C1 (0x9b), bidi overrides as \xHH.
+  const std::string text = printable_text(raw, true);
   width = std::max<std::size_t>(width, 1);
   std::vector<std::string> lines;
   std::string line;
@@ -71,7 +76,8 @@ std::vector<std::string> wrap_words(std::string_view text, std::size_t width) {
   return lines;
 }
 
-std::string wrap_text(std::string_view text, const std::string& first, const std::string& rest, std::size_t width) {
+std::string wrap_text(std::string_view raw, const std::string& first, const std::string& rest, std::size_t width) {
+  const std::string text = printable_text(raw, true);  // as in wrap_words
   // The first line's room is after `first`, the others' after `rest`.
   auto room = [&](bool first_line) {
     const std::size_t prefix = display_width(first_line ? first : rest);
@@ -109,12 +115,14 @@ std::string wrap_text(std::string_view text, const std::string& first, const std
   return out;
 }
 
-std::string pad_right(const std::string& text, std::size_t width) {
+std::string pad_right(const std::string& raw, std::size_t width) {
+  const std::string text = printable_text(raw);
   const std::size_t used = display_width(text);
   return used >= width ? text : text + std::string(width - used, ' ');
 }
 
-std::string pad_left(const std::string& text, std::size_t width) {
+std::string pad_left(const std::string& raw, std::size_t width) {
+  const std::string text = printable_text(raw);
   const std::size_t used = display_width(text);
   return used >= width ? text : std::string(width - used, ' ') + text;
 }

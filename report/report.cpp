@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "core/json_field_error.hpp"
+#include "core/number_input.hpp"
 #include "core/json_records.hpp"
 #include "core/text_escape.hpp"
 #include "core/stage_registry.hpp"
@@ -93,16 +94,25 @@ void from_json(const json& j, PipelineBudget& budget) {
   budget.explanation = field_or(j, "explanation", "");
 }
 
-CeilingResult ceiling_for(const Measurement& measurement, const Inventory& inventory,
-                          const std::vector<Measurement>& siblings) {
+namespace {
+
+CeilingResult ceiling_among(const Measurement& measurement, const Inventory& inventory, const Siblings& siblings) {
   const StageSpec* stage = find_stage(measurement.stage);
   if (stage == nullptr) return CeilingResult::unknown("no ceiling model for stage '" + measurement.stage + "'");
   return stage->ceiling(measurement, StageContext{inventory, siblings});
 }
 
+}  // namespace
+
+CeilingResult ceiling_for(const Measurement& measurement, const Inventory& inventory,
+                          const std::vector<Measurement>& siblings) {
+  return ceiling_among(measurement, inventory, Siblings(siblings));
+}
+
 void attach_ceilings(Report& report, const Inventory& inventory) {
   for (auto& probe : report.probes) {
-    for (auto& m : probe.measurements) m.ceiling = ceiling_for(m, inventory, probe.measurements);
+    const Siblings siblings(probe.measurements);  // pointers stay valid: only ceilings change below
+    for (auto& m : probe.measurements) m.ceiling = ceiling_among(m, inventory, siblings);
     attach_percentages(probe.measurements);  // thread scaling pair by pair (ceilings/scaling_pairs)
   }
 }
@@ -166,7 +176,8 @@ Report report_from_json(const json& document) {
     throw std::runtime_error("not a pipecheck report (no \"schema\": \"pipecheck.report\")");
   }
   Report report;
-  report.version = field<int>(document, "version");
+  member(document, "version");  // required: a missing one is named
+  report.version = schema_version_field(document);
   check_schema_version("report.json", report.version, kReportSchemaVersion);
   report.pipecheck_version = field_or(document, "pipecheck_version", "");
   report.host = field_or(document, "host", "");

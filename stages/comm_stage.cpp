@@ -66,19 +66,34 @@ std::uint64_t bytes_param(const Measurement& m) {
   return text.empty() || text.find_first_not_of("0123456789") != std::string::npos ? 0 : std::stoull(text);
 }
 
+// The series a measurement belongs to: its collective, dtype and job shape.
+std::string comm_series(const Measurement& m) {
+  std::string series;
+  for (const char* name : {"collective", "dtype", "ranks", "nodes"}) {
+    series += '\n';  // appended apart: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string
+    series += param(m, name);
+  }
+  return series;
+}
+
 // Small messages are latency-bound by nature (nccl-tests' busbw climbs with size), so a sweep is
 // judged at its largest size, per collective, dtype and job shape.
 StageChecks comm_checks(const Measurement& m, const StageContext& context) {
   if (param(m, "ranks") == "1") {
     return not_judged("one rank: NCCL's path and its data check only; its bus bandwidth is 0 by the formula");
   }
-  std::uint64_t largest = 0;
-  for (const auto& other : context.siblings) {
-    if (other.stage != m.stage) continue;
-    bool same_series = true;
-    for (const char* name : {"collective", "dtype", "ranks", "nodes"}) same_series = same_series && param(other, name) == param(m, name);
-    if (same_series) largest = std::max(largest, bytes_param(other));
-  }
+  // The largest size of each series, gathered once a probe.
+  const Siblings::Table& largest_by_series = context.siblings.table("comm.largest_bytes", [](const std::vector<Measurement>& all) {
+    Siblings::Table largest;
+    for (const auto& other : all) {
+      if (other.stage != stage_name::comm) continue;
+      double& bytes = largest[comm_series(other)];
+      bytes = std::max(bytes, static_cast<double>(bytes_param(other)));
+    }
+    return largest;
+  });
+  const auto found = largest_by_series.find(comm_series(m));
+  const auto largest = static_cast<std::uint64_t>(found == largest_by_series.end() ? 0 : found->second);
   if (bytes_param(m) < largest) {
     return not_judged("smaller messages are latency-bound; judged at the largest size (" + std::to_string(largest) + " bytes)");
   }
@@ -94,7 +109,7 @@ double all_reduce_factor(const Measurement& m) {
 }
 
 std::optional<Ceiling> comm_rule(const Measurement& m, const Inventory& full_speed) {
-  auto bound = comm_ceiling(m, full_speed, {}).ceiling;
+  auto bound = comm_ceiling(m, full_speed, Siblings{}).ceiling;
   if (!bound || param(m, "collective") != "all_reduce") return bound;
   const double factor = all_reduce_factor(m);
   if (factor <= 1) return bound;

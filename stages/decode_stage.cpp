@@ -29,13 +29,12 @@ CeilingResult decode_ceiling(const Measurement& m, const Inventory&, const Sibli
   if (threads <= 1) {
     return CeilingResult::unknown("no hardware ceiling for CPU decode; the 1-thread rate is the per-core reference");
   }
-  const std::string reference_key = one_thread_key(m.key);
-  for (const auto& other : siblings) {
-    if (other.key != reference_key || other.unit != m.unit || other.stats.median <= 0) continue;
-    const double value = threads * other.stats.median;
+  const Measurement* other = siblings.find(one_thread_key(m.key));
+  if (other != nullptr && other->unit == m.unit && other->stats.median > 0) {
+    const double value = threads * other->stats.median;
     char text[200];
     std::snprintf(text, sizeof text, "%.1f %s = %d threads x %.1f %s (1-thread median): perfect scaling",
-                  value, m.unit.c_str(), threads, other.stats.median, m.unit.c_str());
+                  value, m.unit.c_str(), threads, other->stats.median, m.unit.c_str());
     return CeilingResult::known({value, m.unit, "linear scaling", text});
   }
   return CeilingResult::unknown("no 1-thread measurement to scale from");

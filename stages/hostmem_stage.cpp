@@ -17,10 +17,18 @@ StageChecks hostmem_checks(const Measurement& m, const StageContext& context) {
   const std::string op = param(m, "op");
   if (op != "read" && op != "write" && op != "memcpy") return not_judged("no threshold for host memory op '" + op + "'");
   const int threads = int_param(m.params, "threads", 0);
-  int most = 0;
-  for (const auto& other : context.siblings) {
-    if (other.stage == m.stage && param(other, "op") == op) most = std::max(most, int_param(other.params, "threads", 0));
-  }
+  // The most threads measured per op, gathered once a probe.
+  const Siblings::Table& most_by_op = context.siblings.table("hostmem.most_threads", [](const std::vector<Measurement>& all) {
+    Siblings::Table most;
+    for (const auto& other : all) {
+      if (other.stage != stage_name::hostmem) continue;
+      double& n = most[param(other, "op")];
+      n = std::max(n, static_cast<double>(int_param(other.params, "threads", 0)));
+    }
+    return most;
+  });
+  const auto found = most_by_op.find(op);
+  const int most = found == most_by_op.end() ? 0 : static_cast<int>(found->second);
   if (threads < most) {
     return not_judged("judged at the most threads measured (" + std::to_string(most) + "); fewer threads reach less by nature");
   }

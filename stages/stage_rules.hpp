@@ -11,8 +11,6 @@
 
 namespace pipecheck::stage_rules {
 
-using Siblings = std::vector<Measurement>;
-
 inline std::string param(const Measurement& m, const std::string& name) { return param_or_empty(m.params, name); }
 
 // One check: the figure's % of its ceiling against the key's minimum.

@@ -70,7 +70,7 @@ std::optional<Ceiling> storage_physical(const Measurement& m, const Inventory& a
     if (disk.name == param(m, "device") && disk.kind == DiskKind::nvme) link = &disk.pcie;
   }
   if (link != nullptr && !max_link(*link)) return std::nullopt;
-  return storage_ceiling(m, full_speed, {}).ceiling;
+  return storage_ceiling(m, full_speed, Siblings{}).ceiling;
 }
 
 std::vector<std::string> storage_arguments(const StageRunInputs& run) {

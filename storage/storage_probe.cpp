@@ -5,10 +5,12 @@
 // labelled with the device it ran on.
 #include <benchmark/benchmark.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -429,6 +431,10 @@ void set_label(benchmark::State& state, const Target& t, const CaseSpec& spec, s
     params["first_unreadable_dir"] = escape_name(t.target.unreadable_dirs.front().path) + ": " +
                                      t.target.unreadable_dirs.front().why;
   }
+  if (!t.target.left_out.empty()) {  // links out of the dataset, loops, FIFOs: named, not read
+    params["entries_left_out"] = std::to_string(t.target.left_out.size());
+    params["first_left_out"] = escape_name(t.target.left_out.front().path) + ": " + t.target.left_out.front().why;
+  }
   if (!t.notes.empty()) {
     std::string note;
     for (const auto& line : t.notes) note += (note.empty() ? "" : ". ") + line;  // no ";": labels split on it
@@ -583,6 +589,11 @@ void note_limits(Target& t, const Settings& settings) {
                  escape_name(t.target.unreadable_dirs.front().path).c_str(),
                  printable_text(t.target.unreadable_dirs.front().why).c_str());
   }
+  if (!t.target.left_out.empty()) {
+    std::fprintf(stderr, "pipecheck-storage: %s: %zu entries left out (not read), first: %s: %s\n",
+                 label_path(t).c_str(), t.target.left_out.size(), escape_name(t.target.left_out.front().path).c_str(),
+                 printable_text(t.target.left_out.front().why).c_str());
+  }
 }
 
 void register_target(Target& t, const Settings& settings) {
@@ -656,10 +667,22 @@ std::string register_cases(const ProbeOptions& options) {
 }
 
 // What `pipecheck run` checks before its first probe: every --path names something to read.
+// The same storage named twice (a path and a link to it, `dir` and `dir/.`) is refused: each is
+// measured once.
 void check_inputs(const ProbeOptions& options) {
   const Settings settings = read_settings(options);
   const SysfsRoot sys("/");
-  for (const std::string& path : settings.paths) resolve_target(path, sys);
+  std::map<std::pair<dev_t, ino_t>, std::string> seen;
+  for (const std::string& path : settings.paths) {
+    resolve_target(path, sys);
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) continue;
+    const auto [it, added] = seen.emplace(std::make_pair(info.st_dev, info.st_ino), path);
+    if (!added) {
+      throw UsageError("--path " + escape_name(path) + ": given twice (the same as --path " + escape_name(it->second) +
+                       "); each is measured once");
+    }
+  }
 }
 
 }  // namespace

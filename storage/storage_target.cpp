@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "inventory/block_devices.hpp"
+#include "core/dataset_walk.hpp"
 #include "core/errors.hpp"
 #include "core/text_escape.hpp"
 
@@ -180,44 +181,22 @@ DeviceIdentity identify_device(const std::string& path, const SysfsRoot& sys) {
   return identity;
 }
 
-namespace {
-
-// Depth first; symlinks to directories are not entered, so the walk always ends.
-void walk_dataset(const fs::path& dir, std::vector<DatasetFile>& files, std::vector<UnreadableDir>* unreadable) {
-  std::error_code error;
-  fs::directory_iterator it(dir, error);
-  for (; !error && it != fs::directory_iterator(); it.increment(error)) {
-    std::error_code entry_error;
-    if (it->is_symlink(entry_error)) {
-      // A link to a file is read; a loop or a dangling link is left out.
-      struct stat target {};
-      if (stat(it->path().c_str(), &target) == 0 && S_ISREG(target.st_mode)) {
-        files.push_back({it->path().string(), static_cast<std::uint64_t>(target.st_size),
-                         static_cast<std::uint64_t>(target.st_blocks) * 512});
-      }
-      continue;
-    }
-    if (it->is_directory(entry_error)) {
-      walk_dataset(it->path(), files, unreadable);
-      continue;
-    }
-    struct stat info {};
-    if (lstat(it->path().c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
-      files.push_back({it->path().string(), static_cast<std::uint64_t>(info.st_size),
-                       static_cast<std::uint64_t>(info.st_blocks) * 512});
+std::vector<DatasetFile> list_dataset_files(const std::string& dir, std::vector<UnreadableDir>* unreadable,
+                                            std::vector<UnreadableDir>* left_out) {
+  // The one walk (core/dataset_walk.hpp), shared with the JPEG corpus: links are followed only
+  // inside the dataset, and what is left out is named.
+  const DatasetWalk walk = walk_dataset(dir);
+  std::vector<DatasetFile> files;
+  for (const auto& file : walk.files) files.push_back({file.path.string(), file.size, file.allocated});
+  if (unreadable != nullptr) {
+    for (const auto& folder : walk.unreadable) {
+      const std::string prefix = "unreadable folder: ";
+      unreadable->push_back({folder.path.string(), folder.why.rfind(prefix, 0) == 0 ? folder.why.substr(prefix.size()) : folder.why});
     }
   }
-  // A folder that cannot be listed (no permission, an I/O error) is named, never skipped silently.
-  if (error && unreadable != nullptr) unreadable->push_back({dir.string(), error.message()});
-}
-
-}  // namespace
-
-std::vector<DatasetFile> list_dataset_files(const std::string& dir, std::vector<UnreadableDir>* unreadable) {
-  std::vector<DatasetFile> files;
-  walk_dataset(dir, files, unreadable);
-  std::sort(files.begin(), files.end(),
-            [](const DatasetFile& a, const DatasetFile& b) { return a.path < b.path; });
+  if (left_out != nullptr) {
+    for (const auto& entry : walk.left_out) left_out->push_back({entry.path.string(), entry.why});
+  }
   return files;
 }
 
@@ -237,7 +216,7 @@ StorageTarget resolve_target(const std::string& path, const SysfsRoot& sys) {
   } else if (S_ISDIR(info.st_mode)) {
     check_readable(path, O_DIRECTORY);
     target.kind = TargetKind::directory;
-    target.files = list_dataset_files(path, &target.unreadable_dirs);
+    target.files = list_dataset_files(path, &target.unreadable_dirs, &target.left_out);
     if (!target.unreadable_dirs.empty() && target.unreadable_dirs.front().path == path) {
       throw UsageError(shown + ": cannot list it: " + target.unreadable_dirs.front().why);
     }

@@ -40,6 +40,7 @@ struct StorageTarget {
   std::uint64_t allocated_bytes = 0; // on disk (files and datasets): below size_bytes when sparse
   std::vector<DatasetFile> files;    // directory: every regular file, sorted by path
   std::vector<UnreadableDir> unreadable_dirs;  // directory: sub-folders that could not be listed
+  std::vector<UnreadableDir> left_out;         // directory: links and special files not read, and why
   DeviceIdentity identity;
 };
 
@@ -49,11 +50,12 @@ struct StorageTarget {
 // device). `pipecheck run` calls it too, so bad paths are refused before any probe runs.
 StorageTarget resolve_target(const std::string& path, const SysfsRoot& sys);
 
-// Every regular file under `dir`, recursively, sorted. Symlinks to directories are not
-// followed (a symlink loop cannot trap the walk); symlinks to files are read; entries that
-// cannot be examined (a dangling link, a loop) are left out; sub-folders that cannot be listed
-// (no permission) are added to `unreadable` when given.
-std::vector<DatasetFile> list_dataset_files(const std::string& dir, std::vector<UnreadableDir>* unreadable = nullptr);
+// Every regular file under `dir`, recursively, sorted, by the one dataset walk
+// (core/dataset_walk.hpp): links are followed while their target stays under `dir`; entries
+// left out (a link out of the dataset, a dangling link, a loop, a FIFO or device) are added to
+// `left_out`, sub-folders that cannot be listed to `unreadable`, when given.
+std::vector<DatasetFile> list_dataset_files(const std::string& dir, std::vector<UnreadableDir>* unreadable = nullptr,
+                                            std::vector<UnreadableDir>* left_out = nullptr);
 
 // The block device behind `path` (a block device itself, or the filesystem holding a file)
 // and its kind from read_block_devices(sys); network filesystems by statfs magic.

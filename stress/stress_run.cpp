@@ -471,6 +471,12 @@ StressOutcome run_stress(const StressConfig& config, const StressHooks& hooks, s
       summary.cpu.injected_faults = cpu.counters.injected_faults;
       const std::lock_guard cpu_lock(cpu.mutex);
       summary.cpu.error = cpu.error;
+      // A CPU worker that hung (or did not return at the end) was abandoned: that is a failure
+      // of the burn, not a pass with fewer workers.
+      if (const auto hang = state->hangs.find(cpu.gpu_index); hang != state->hangs.end() && summary.cpu.error.empty()) {
+        summary.cpu.error = "HANG: " + hang->second.what + " did not finish within " +
+                            std::to_string(static_cast<int>(hang->second.deadline_s)) + " s; worker abandoned";
+      }
     } else {
       state->host.finish_cpu(summary.cpu);
     }

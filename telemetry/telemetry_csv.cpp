@@ -1,6 +1,8 @@
 // Formatting, appending and parsing telemetry.csv rows.
 #include "telemetry/telemetry_csv.hpp"
 
+#include "core/number_input.hpp"
+
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -45,10 +47,13 @@ std::string joined_xids(const std::vector<int>& xids) {
 // Cell parsers: empty -> nullopt; garbage -> throws std::invalid_argument naming the cell.
 std::optional<double> parse_double(const std::string& cell, const char* name) {
   if (cell.empty()) return std::nullopt;
-  char* end = nullptr;
-  const double value = std::strtod(cell.c_str(), &end);
-  if (end == cell.c_str() || *end != '\0') throw std::invalid_argument(std::string(name) + " '" + cell + "'");
-  return value;
+  // Finite and of a sensor's size: nan would pass into every chart coordinate, 1e308 becomes
+  // inf once scaled (core/number_input.hpp).
+  constexpr double kLargestSensorValue = 1e12;
+  std::string why;
+  const auto value = parse_number(cell, -kLargestSensorValue, kLargestSensorValue, why);
+  if (!value) throw std::invalid_argument(std::string(name) + " " + why);  // "temp_c 'hot' is not a number (...)"
+  return *value;
 }
 
 std::optional<std::uint64_t> parse_count(const std::string& cell, const char* name) {

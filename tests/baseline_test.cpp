@@ -158,6 +158,21 @@ TEST_F(BaselineTest, WronglyTypedFieldNamesTheFileAndTheField) {
   }
 }
 
+// identity.gpus: "x" was accepted as "GPU set unknown", which skipped the GPU-set check.
+TEST_F(BaselineTest, AWronglyTypedIdentityIsRefused) {
+  nlohmann::json baseline = nlohmann::json::parse(read_file(kData / "recorded_baseline.json"));
+  for (const nlohmann::json& gpus : {nlohmann::json("x"), nlohmann::json::array({7})}) {
+    baseline["identity"]["gpus"] = gpus;
+    write_file_atomically(dir_ / "identity.json", baseline.dump());
+    try {
+      load_run(dir_ / "identity.json");
+      ADD_FAILURE() << "identity.gpus " << gpus.dump() << " was read";
+    } catch (const UsageError& error) {
+      EXPECT_NE(std::string(error.what()).find("identity.gpus"), std::string::npos) << error.what();
+    }
+  }
+}
+
 TEST_F(BaselineTest, AnotherHostComparedWhenForced) {
   ASSERT_EQ(step("baseline"), 0);
   EXPECT_EQ(step("other_host", true), 0) << err_.str();
@@ -187,10 +202,10 @@ TEST_F(BaselineTest, NewerSchemaBaselineIsRefusedUnlessForced) {
 
 // A baseline recorded by an earlier pipecheck is compared, not refused (core/outcome.hpp).
 TEST_F(BaselineTest, OlderSchemaBaselineIsComparedWithANote) {
-  ASSERT_EQ(step("schema_v0"), 0);
-  EXPECT_EQ(step("baseline"), 0) << err_.str();
+  ASSERT_EQ(step("baseline"), 0);  // version 1
+  EXPECT_EQ(step("schema_v2"), 0) << err_.str();  // the current version, 2
   EXPECT_EQ(err_.str(), "");
-  EXPECT_NE(unwrapped(out_.str()).find("holds report schema version 0, older than this run's 1: compared"),
+  EXPECT_NE(unwrapped(out_.str()).find("holds report schema version 1, older than this run's 2: compared"),
             std::string::npos)
       << out_.str();
 }

@@ -78,6 +78,29 @@ TEST_F(CheckCommand, APlantedProblemIsUnhealthyAndDrainsTheNode) {
   EXPECT_NE(err_.str().find("drained node node-17: pipecheck: host:"), std::string::npos) << err_.str();
 }
 
+// $SLURMD_NODENAME is outside text: it reached stderr raw (an ESC in it coloured the terminal).
+TEST_F(CheckCommand, TheSlurmNodeNameIsEscapedOnStderr) {
+  expect_file("host.cpus = 4096\n");
+  options_.slurm_drain = true;
+  setenv("SLURMD_NODENAME", "n\x1b[31m17\x9b", 1);
+  EXPECT_EQ(check(), 1);
+  unsetenv("SLURMD_NODENAME");
+  EXPECT_EQ(err_.str().find('\x1b'), std::string::npos) << err_.str();
+  EXPECT_NE(err_.str().find("drained node n\\x1b[31m17\\x9b"), std::string::npos) << err_.str();
+}
+
+// `check --burn` on a machine without a GPU said "healthy" where nothing was burned.
+TEST_F(CheckCommand, BurnWithoutAGpuIsInconclusive) {
+  options_.fast = false;
+  options_.burn_s = 1;
+  options_.burn_out = dir_ / "burn";
+  if (fs::exists("/dev/nvidia0")) GTEST_SKIP() << "this machine has a GPU to burn";
+  const int code = check();
+  EXPECT_EQ(code, 4) << out_.str() << err_.str();
+  EXPECT_NE(out_.str().find("no GPU to burn: nothing was burned"), std::string::npos) << out_.str();
+  EXPECT_NE(out_.str().find("pipecheck check: inconclusive"), std::string::npos) << out_.str();
+}
+
 TEST_F(CheckCommand, UnhealthyWithoutSlurmDrainDrainsNothing) {
   expect_file("host.cpus = 4096\n");
   EXPECT_EQ(check(), 1);

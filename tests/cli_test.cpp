@@ -155,6 +155,8 @@ TEST(Cli, BadRunInputIsRefusedBeforeAnyProbeRuns) {
       {{"--images", (dir / "no-jpegs").string()}, "no .jpg/.jpeg files found"},
       {{"--baseline", (dir / "a-file" / "baseline.json").string()}, "cannot be created"},
       {{"--baseline", (dir / "a-file").string()}, "not JSON"},
+      // The same storage twice was measured twice.
+      {{"--path", (dir / "a-file").string(), "--path", (dir / "." / "a-file").string()}, "given twice"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> args = {"run", "--quick", "--only", "storage", "decode", "--out", out};

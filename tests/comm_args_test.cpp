@@ -85,6 +85,9 @@ TEST(CommArgs, BadValuesNameTheFlag) {
   EXPECT_NE(usage_error({"-f", "1"}).find("--stepfactor"), std::string::npos);
   EXPECT_NE(usage_error({"-n", "0"}).find("--iters=0: expected a whole number from 1 to 100000"), std::string::npos);
   EXPECT_NE(usage_error({"-w", "-1"}).find("--warmup_iters"), std::string::npos);
+  // --help says 0|1; 7 was taken as "check".
+  EXPECT_NE(usage_error({"-c", "7"}).find("--check=7: expected a whole number from 0 to 1"), std::string::npos)
+      << usage_error({"-c", "7"});
   EXPECT_NE(usage_error({"-T", "soon"}).find("--timeout=soon: expected a whole number from 0 to 86400"),
             std::string::npos);
   EXPECT_NE(usage_error({"-d", "half"}).find("--datatype 'half': unknown (known: float, bf16, all)"), std::string::npos);

@@ -95,9 +95,10 @@ TEST(CompareCli, BadInputIsOneLine) {
 }
 
 TEST(CompareCli, OlderVersionsAreComparedNewerNeedForce) {
-  const auto older = compare({kData + "schema_v0", kData + "baseline", "--json"});
+  // baseline is version 1, schema_v2 the current 2 (there is no version 0: versions count from 1).
+  const auto older = compare({kData + "baseline", kData + "schema_v2", "--json"});
   EXPECT_EQ(older.code, 0) << older.err;
-  EXPECT_NE(older.out.find("schema_v0 is report schema version 0, " + kData + "baseline version 1"),
+  EXPECT_NE(older.out.find("baseline is report schema version 1, " + kData + "schema_v2 version 2"),
             std::string::npos)
       << older.out;
   expect_bad_input(compare({kData + "baseline", kData + "schema_v3"}), "newer than this pipecheck reads");

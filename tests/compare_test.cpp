@@ -32,6 +32,51 @@ MeasurementChange change_of(const Measurement& before, const Measurement& after,
   return compare_measurement(&before, &after, options);
 }
 
+Report run_of(const std::string& probe_name, ProbeStatus status, std::vector<Measurement> measurements,
+              const std::string& reason = "") {
+  Report report;
+  report.host = "node-a";
+  ProbeOutcome probe;
+  probe.probe = probe_name;
+  probe.stage = "hostmem";
+  probe.status = status;
+  probe.reason = reason;
+  probe.measurements = std::move(measurements);
+  report.probes.push_back(probe);
+  return report;
+}
+
+// `compare <ok run> <run whose probe timed out>` said "no regression beyond noise (... missing)"
+// and exited 0: what a failed probe lost is a regression.
+TEST(CompareGates, MeasurementsLostToAFailedProbeAreARegression) {
+  const Report before = run_of("pipecheck-hostmem", ProbeStatus::ok,
+                               {rate("hostmem/memcpy", 18.7, 18.2, 19.0), rate("hostmem/read", 30, 29, 31)});
+  const Report after = run_of("pipecheck-hostmem", ProbeStatus::failed, {}, "timed out after 600 s");
+  const Comparison comparison = compare_reports(before, after);
+  EXPECT_EQ(comparison.exit_code(), ExitCode::failed);
+  EXPECT_EQ(comparison.count(ChangeKind::regressed), 2);
+  EXPECT_NE(comparison.changes[0].reason.find("timed out after 600 s"), std::string::npos);
+  EXPECT_NE(render_comparison_text(comparison).find("REGRESSION"), std::string::npos);
+}
+
+TEST(CompareGates, MeasurementsLostToAnInterruptedProbeAreInconclusive) {
+  const Report before = run_of("pipecheck-hostmem", ProbeStatus::ok,
+                               {rate("hostmem/memcpy", 18.7, 18.2, 19.0), rate("hostmem/read", 30, 29, 31)});
+  const Report after = run_of("pipecheck-hostmem", ProbeStatus::interrupted, {});
+  EXPECT_EQ(compare_reports(before, after).exit_code(), ExitCode::inconclusive);
+}
+
+// Two runs with no measurement in common: "no regression" claimed what was never looked at.
+TEST(CompareGates, NothingComparedIsInconclusive) {
+  const Report before = run_of("pipecheck-hostmem", ProbeStatus::ok, {rate("hostmem/memcpy", 18.7, 18.2, 19.0)});
+  const Report after = run_of("pipecheck-decode", ProbeStatus::ok, {rate("decode/full", 400, 390, 410)});
+  const Comparison comparison = compare_reports(before, after);
+  EXPECT_TRUE(comparison.nothing_compared());
+  EXPECT_EQ(comparison.exit_code(), ExitCode::inconclusive);
+  EXPECT_NE(render_comparison_text(comparison).find("nothing was compared"), std::string::npos);
+  EXPECT_EQ(compare_reports(Report{}, Report{}).exit_code(), ExitCode::inconclusive);
+}
+
 TEST(CompareNoise, DisjointRangesChanceIsExactRankTest) {
   EXPECT_NEAR(disjoint_ranges_p_value(5, 5), 2.0 / 252, 1e-12);  // C(10,5) = 252
   EXPECT_NEAR(disjoint_ranges_p_value(3, 3), 0.1, 1e-12);        // C(6,3) = 20

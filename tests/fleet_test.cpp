@@ -151,9 +151,9 @@ TEST(FleetLoad, BadInputIsNamed) {
             (kData / "fleet" / "nowhere").string() + ": no such file or folder");
   EXPECT_NE(usage_error_of({kData / "baseline", kData / "regressed"}).find("at least 2 hosts"),
             std::string::npos);
-  // schema_v0 is node-a's later run: it replaces node-a's version-1 run, so versions mix. Older
-  // versions are read as written: a mix is no error.
-  EXPECT_EQ(usage_error_of({kData / "baseline", kData / "fleet" / "node-b-20261130T080000Z", kData / "schema_v0"}),
+  // schema_v2 is node-a's later run, of version 2: it replaces node-a's version-1 run, so versions
+  // mix. Older versions are read as written: a mix is no error.
+  EXPECT_EQ(usage_error_of({kData / "baseline", kData / "fleet" / "node-b-20261130T080000Z", kData / "schema_v2"}),
             "no error");
   EXPECT_NE(usage_error_of({kData / "baseline", kData / "fleet" / "node-b-20261130T080000Z", kData / "schema_v3"})
                 .find("newer than this pipecheck reads"),

@@ -4,9 +4,45 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
+#include "core/file_io.hpp"
+#include "core/process_runner.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
 
 namespace pipecheck {
 namespace {
+
+// A probe whose stdout is /dev/full or closed lost its results and still exited 0; README: exit 3,
+// said on stderr.
+TEST(ProbeOutput, LostStdoutIsExitThree) {
+  namespace fs = std::filesystem;
+  const std::string probe = std::string(PIPECHECK_BIN_DIR) + "/pipecheck-hostmem";
+  if (!fs::exists(probe)) GTEST_SKIP() << probe << " not built";
+  const fs::path err = fs::temp_directory_path() / ("pipecheck-probe-full-" + std::to_string(getpid()));
+  ProcessSpec spec;
+  spec.argv = {probe, "--benchmark_min_time=0.01", "--benchmark_repetitions=1", "--pipecheck_quick",
+               "--benchmark_format=json"};
+  spec.stdout_path = "/dev/full";
+  spec.stderr_path = err;
+  spec.time_limit = std::chrono::seconds(120);
+  const ProcessResult full = run_process(spec);
+  const std::string text = read_file(err);
+  EXPECT_EQ(full.ending, ProcessResult::Ending::exited) << full.describe();
+  EXPECT_EQ(full.exit_code, 3) << text;
+  EXPECT_NE(text.find("pipecheck-hostmem: cannot write standard output: No space left on device"), std::string::npos)
+      << text;
+  // Closed (`>&-`): fd 1 held on /dev/null read-only, so the writes fail instead of landing in a file.
+  spec.argv.insert(spec.argv.begin(), {"/bin/sh", "-c", "exec \"$@\" >&-", "sh"});
+  spec.stdout_path = err.string() + ".out";
+  const ProcessResult closed = run_process(spec);
+  const std::string closed_text = read_file(err);
+  fs::remove(err);
+  fs::remove(spec.stdout_path);
+  EXPECT_EQ(closed.exit_code, 3) << closed_text;
+  EXPECT_NE(closed_text.find("cannot write standard output"), std::string::npos) << closed_text;
+}
 
 TEST(ProbeLabel, RoundTrip) {
   const std::map<std::string, std::string> params = {

@@ -73,6 +73,9 @@ TEST_F(ReportCommandTest, EveryKindOfDamageIsOneLineNamingTheField) {
       {"report.json", [](json& d) { d["measurements"][0]["stats"].erase("median"); },
        "measurements[0].stats: missing field \"median\""},
       {"report.json", [](json& d) { d["probes"][0]["status"] = 7; }, "probes[0].status: expected a string, found 7"},
+      // An unknown status was silently rewritten as "failed".
+      {"report.json", [](json& d) { d["probes"][0]["status"] = "exploded"; },
+       "probes[0].status: expected ok, skipped, not built, failed or interrupted, found \"exploded\""},
       {"report.json", [](json& d) { d["measurements"][0]["params"] = json::array({1}); },
        "measurements[0].params"},
       {"report.json", [](json& d) { d["version"] = "2"; }, "version: expected a number, found \"2\""},
@@ -89,6 +92,18 @@ TEST_F(ReportCommandTest, EveryKindOfDamageIsOneLineNamingTheField) {
     EXPECT_EQ(error.find("json.exception"), std::string::npos) << error;
     EXPECT_EQ(error.find('\n'), std::string::npos) << error;
   }
+}
+
+// `report` on an interrupted run exited 0: it is judged again as the run exited, interrupted.
+TEST_F(ReportCommandTest, AnInterruptedRunIsReportedAsInterrupted) {
+  edit("report.json", [](json& d) {
+    d["probes"][0]["status"] = "interrupted";
+    d["probes"][0]["reason"] = "stopped by SIGINT or SIGTERM after 3 s";
+  });
+  ReportOptions options;
+  options.folder = dir_;
+  std::ostringstream out, err;
+  EXPECT_EQ(report_folder(options, out, err), 130) << out.str() << err.str();
 }
 
 TEST_F(ReportCommandTest, NewerInventoryIsRefused) {

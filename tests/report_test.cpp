@@ -4,8 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
+
+#include "judge/judge.hpp"
+#include "judge/profile.hpp"
 
 namespace pipecheck {
 namespace {
@@ -26,6 +31,56 @@ Inventory inventory_with_channels(std::optional<int> channels) {
   inv.memory.memory_channels = channels;
   for (int i = 0; i < 12; ++i) inv.memory.dimms.push_back({"DIMM", 64ull << 30, 4800, 64, "DDR5"});
   return inv;
+}
+
+// Seconds to attach ceilings and judge a report of `n` decode, hostmem and comm measurements,
+// the best of three (a loaded machine only ever adds time).
+double seconds_to_judge(int n) {
+  Report report;
+  ProbeOutcome decode{"pipecheck-jpeg", "decode", ProbeStatus::ok, "", 1, {}, {}};
+  ProbeOutcome hostmem{"pipecheck-hostmem", "hostmem", ProbeStatus::ok, "", 1, {}, {}};
+  ProbeOutcome comm{"pipecheck-nccl", "comm", ProbeStatus::ok, "", 1, {}, {}};
+  for (int i = 0; i < n / 3; ++i) {
+    const std::string set = "set" + std::to_string(i / 2);
+    Measurement d;
+    d.key = "decode/full/" + set + "/threads:" + std::to_string(i % 2 + 1);
+    d.stage = "decode";
+    d.unit = "images/s";
+    d.stats = {100, 99, 101, 5};
+    d.params = {{"op", "full"}, {"set", set}, {"threads", std::to_string(i % 2 + 1)}};
+    decode.measurements.push_back(d);
+    Measurement h = d;
+    h.key = "hostmem/memcpy/" + set + "/threads:" + std::to_string(i % 2 + 1);
+    h.stage = "hostmem";
+    h.unit = "GB/s";
+    h.params = {{"op", "memcpy" + std::to_string(i)}, {"threads", std::to_string(i % 2 + 1)}};
+    hostmem.measurements.push_back(h);
+    Measurement c = h;
+    c.key = "comm/all_reduce/" + std::to_string(i);
+    c.stage = "comm";
+    c.params = {{"collective", "all_reduce"}, {"dtype", "bf16"}, {"ranks", "8"}, {"bytes", std::to_string(i)}};
+    comm.measurements.push_back(c);
+  }
+  report.probes = {decode, hostmem, comm};
+  double best = 1e9;
+  for (int round = 0; round < 3; ++round) {
+    Report copy = report;
+    const auto start = std::chrono::steady_clock::now();
+    attach_ceilings(copy, Inventory{});
+    const Judged judged = judge(copy, Inventory{}, default_profile(), std::nullopt);
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    EXPECT_FALSE(judged.judgements.empty());
+  }
+  return best;
+}
+
+// A 50 MB report.json took over a minute to report: every measurement searched its probe's
+// others (decode's 1-thread reference, hostmem's most threads, comm's largest size). Four times
+// the measurements must take about four times as long, not sixteen.
+TEST(AttachCeilings, ALargeReportIsJudgedInLinearTime) {
+  const double small = seconds_to_judge(3000);
+  const double large = seconds_to_judge(12000);
+  EXPECT_LT(large, 8 * std::max(small, 0.01)) << "3000 measurements: " << small << " s, 12000: " << large << " s";
 }
 
 TEST(AttachCeilings, HostMemoryAgainstDram) {

@@ -208,6 +208,16 @@ TEST_F(RunSuiteTest, RawBytesOfAFileNameDoNotCostTheStage) {
   EXPECT_EQ(text.find('\x1b'), std::string::npos) << "a raw escape reached report.json";
 }
 
+TEST_F(RunSuiteTest, OutputBeyondTheLimitIsAFailedProbeNotRead) {
+  options_.timeout_seconds = 60;
+  EXPECT_EQ(run({{"huge", "huge_output_probe.sh", false, ""}}), 1) << stderr_.str();
+  const Report report = report_from_json(nlohmann::json::parse(read_file(run_folder() / "report.json")));
+  ASSERT_EQ(report.probes.size(), 1u);
+  EXPECT_EQ(report.probes[0].status, ProbeStatus::failed);
+  EXPECT_NE(report.probes[0].reason.find("printed 70000000 bytes on stdout, more than the 64 MiB"), std::string::npos)
+      << report.probes[0].reason;
+}
+
 TEST_F(RunSuiteTest, InterruptedProbeIsRecordedAsInterruptedNotAsATimeout) {
   options_.timeout_seconds = 60;
   std::thread interrupter([this] {

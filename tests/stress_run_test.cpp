@@ -164,6 +164,29 @@ TEST(StressWatchdog, HungWorkerIsAbandonedAndTheRunStillEnds) {
   fs::remove_all(config.out_dir);
 }
 
+// `stress --cpu --cpu-threads 3000` printed "cpu: HANG ... worker abandoned" and still passed
+// with exit 0: an abandoned CPU worker is a failed burn.
+TEST(StressWatchdog, HungCpuWorkerFailsTheRun) {
+  auto gate = std::make_shared<Gate>();
+  StressConfig config = quick_config("cpu-hang", 1.0);
+  config.hang_timeout_s = 0.3;
+  config.cpu = true;
+  config.no_gpu = true;  // the CPU burn alone
+  StressHooks hooks = fake_hooks([](const StressGpu&) { return std::make_unique<SteadyWorker>(100); }, 0);
+  hooks.make_cpu_worker = [gate](const StressConfig&) -> std::unique_ptr<BurnWorker> {
+    return std::make_unique<BlockingWorker>(gate);
+  };
+  std::ostringstream out;
+  const StressOutcome outcome = run_stress(config, hooks, out);
+  gate->release();
+  std::this_thread::sleep_for(50ms);
+  EXPECT_NE(out.str().find("cpu: HANG"), std::string::npos) << out.str();
+  EXPECT_EQ(outcome.exit_code, 1) << out.str();
+  EXPECT_EQ(outcome.summary.cpu.verdict, "fail");
+  EXPECT_NE(outcome.summary.cpu.error.find("HANG"), std::string::npos) << outcome.summary.cpu.error;
+  fs::remove_all(config.out_dir);
+}
+
 TEST(StressRun, AGpuFaultDoesNotStopTheOthers) {
   StressConfig config = quick_config("fault", 1.0);
   const auto hooks = fake_hooks(

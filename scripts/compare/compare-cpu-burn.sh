@@ -159,11 +159,24 @@ CPP
 }
 
 run_gemm() { OPENBLAS_NUM_THREADS=$threads "$work/gemm" "$1" "$n" "$seconds"; }
-run_burn() {  # sustained GFLOP/s of the burn; keeps its summary for the ceiling lines
+# One burn of round $2 into its own folder (--out is never reused, so no round reads another's
+# summary.json); a burn that fails or leaves no sustained rate stops the script, loudly.
+run_burn() {  # dtype round
+  local out="$work/burn-$1-$2" status=0
   "$pipecheck" stress --cpu --cpu-threads "$threads" --cpu-dtype "$1" --duration "$seconds" --plain \
-    --out "$work/burn-$1" >"$work/burn-$1.log" 2>&1 || true
-  jq -r '.cpu.sustained_gflops // "nan" | if type == "number" then (. * 100 | round / 100) else . end' \
-    "$work/burn-$1/summary.json"
+    --out "$out" >"$out.log" 2>&1 || status=$?
+  if (( status != 0 )); then
+    echo "compare-cpu-burn: round $2: pipecheck stress --cpu-dtype $1 failed (exit $status); its output:" >&2
+    cat "$out.log" >&2
+    exit 1
+  fi
+  last_summary[$1]="$out/summary.json"
+}
+burn_gflops() {  # dtype round: the sustained GFLOP/s that round's burn wrote
+  jq -er '.cpu.sustained_gflops | numbers | . * 100 | round / 100' "$work/burn-$1-$2/summary.json" || {
+    echo "compare-cpu-burn: round $2: $work/burn-$1-$2/summary.json has no sustained rate" >&2
+    exit 1
+  }
 }
 load() { cut -d' ' -f1 /proc/loadavg; }
 
@@ -172,11 +185,12 @@ stats() {  # median min max of the arguments
 }
 
 burn64=() dgemm=() burn32=() sgemm=() ratio64=() ratio32=() loads=()
+declare -A last_summary
 for ((i = 1; i <= rounds; i++)); do
-  loads+=("$(load)"); burn64+=("$(run_burn fp64)")
+  loads+=("$(load)"); run_burn fp64 "$i"; burn64+=("$(burn_gflops fp64 "$i")")
   loads+=("$(load)"); dgemm+=("$(run_gemm d)")
   loads+=("$(load)"); sgemm+=("$(run_gemm s)")
-  loads+=("$(load)"); burn32+=("$(run_burn fp32)")
+  loads+=("$(load)"); run_burn fp32 "$i"; burn32+=("$(burn_gflops fp32 "$i")")
   ratio64+=("$(awk -v a="${burn64[-1]}" -v b="${dgemm[-1]}" 'BEGIN { printf "%.3f", a / b }')")
   ratio32+=("$(awk -v a="${burn32[-1]}" -v b="${sgemm[-1]}" 'BEGIN { printf "%.3f", a / b }')")
   echo "round $i: burn fp64 ${burn64[-1]}, DGEMM ${dgemm[-1]}, SGEMM ${sgemm[-1]}, burn fp32 ${burn32[-1]} GFLOP/s" \
@@ -191,7 +205,7 @@ line() {  # name values...
 echo
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) CPUs," \
      "$threads threads, $seconds s a run, $rounds rounds, GEMM n=$n"
-echo "burn: $(jq -r '.cpu | "\(.isa) (\(.vector_bits)-bit vectors, fused \(.fused))"' "$work/burn-fp64/summary.json")"
+echo "burn: $(jq -r '.cpu | "\(.isa) (\(.vector_bits)-bit vectors, fused \(.fused))"' "${last_summary[fp64]}")"
 line "pipecheck burn fp64 GFLOP/s" "${burn64[@]}"
 line "OpenBLAS DGEMM GFLOP/s" "${dgemm[@]}"
 line "ratio burn/DGEMM" "${ratio64[@]}"
@@ -205,5 +219,5 @@ for dtype in fp64 fp32; do
   jq -r --arg d "$dtype" '.cpu | "\($d) " + (if .ceiling then "ceiling: \(.ceiling.derivation)"
       else "ceiling unknown: \(.ceiling_unknown); held against the sanity bound \(.sanity_bound.derivation)" end)
       + "; last run at \(.percent_of_ceiling // 0 | . * 10 | round / 10)% of it, verdict \(.verdict)"' \
-    "$work/burn-$dtype/summary.json"
+    "${last_summary[$dtype]}"
 done

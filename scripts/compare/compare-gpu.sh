@@ -4,8 +4,9 @@
 # Usage on the GPU machine, after building:  bash scripts/compare/compare-gpu.sh [BIN_DIR]
 #   SHAPES="8192x8192x8192 4096x4096x4096"  DTYPES=bf16,fp8  REPS=5  GPU=0  OUT=/tmp/x
 #   (environment, optional; scripts/gpu-check.sh runs it with DTYPES=bf16 REPS=3)
-# Without PyTorch it prints our figures and says why torch's are missing; it still exits 0.
-set -uo pipefail
+# Without PyTorch it prints our figures and says why torch's are missing (exit 0); a probe of ours that
+# fails is said and the script exits 1 after the figures that did come.
+set -euo pipefail
 BIN=${1:-${PIPECHECK_BIN:-build-gpu/bin}}
 SHAPES=${SHAPES:-8192x8192x8192}
 DTYPES=${DTYPES:-bf16,fp8}
@@ -25,14 +26,19 @@ common=(--gpus "$GPU" --benchmark_format=json --benchmark_repetitions="$REPS" --
 shape_args=()
 for s in $SHAPES; do shape_args+=(--shape "$s"); done
 echo "== pipecheck-compute $DTYPES ($SHAPES)"
+# Each probe writes its own files; one that fails is said here and fails the script at the end
+# (after the figures that did come), never read as a measurement.
+failed=()
 "$BIN/pipecheck-compute" "${common[@]}" --dtype "$DTYPES" "${shape_args[@]}" >"$OUT/gemm.json" 2>"$OUT/gemm.err" ||
-  echo "pipecheck-compute failed: $(tail -1 "$OUT/gemm.err")"
+  { echo "pipecheck-compute failed: $(tail -1 "$OUT/gemm.err")"; failed+=(pipecheck-compute); rm -f "$OUT/gemm.json"; }
 echo "== pipecheck-memory copy, triad, d2d_memcpy"
 "$BIN/pipecheck-memory" "${common[@]}" --benchmark_filter='hbm/(copy|triad|d2d_memcpy)/' \
-  >"$OUT/hbm.json" 2>"$OUT/hbm.err" || echo "pipecheck-memory failed: $(tail -1 "$OUT/hbm.err")"
+  >"$OUT/hbm.json" 2>"$OUT/hbm.err" ||
+  { echo "pipecheck-memory failed: $(tail -1 "$OUT/hbm.err")"; failed+=(pipecheck-memory); rm -f "$OUT/hbm.json"; }
 echo "== pipecheck-pcie h2d pinned/pageable 256 MiB"
 "$BIN/pipecheck-pcie" "${common[@]}" --benchmark_filter='pcie/h2d/(pinned|pageable)/ce/268435456/local/' \
-  >"$OUT/pcie.json" 2>"$OUT/pcie.err" || echo "pipecheck-pcie failed: $(tail -1 "$OUT/pcie.err")"
+  >"$OUT/pcie.json" 2>"$OUT/pcie.err" ||
+  { echo "pipecheck-pcie failed: $(tail -1 "$OUT/pcie.err")"; failed+=(pipecheck-pcie); rm -f "$OUT/pcie.json"; }
 
 OUT="$OUT" SHAPES="$SHAPES" DTYPES="$DTYPES" REPS="$REPS" GPU="$GPU" python3 - <<'EOF'
 import json, os, statistics, sys
@@ -151,3 +157,7 @@ for what, mine, theirs, unit, scale in rows:
     print(f"{what:28} {fmt(mine)} {fmt(theirs)} {ratio}  {unit}")
 EOF
 echo "compare-gpu: raw JSON and logs in $OUT"
+if (( ${#failed[@]} )); then
+  echo "compare-gpu: ${failed[*]} failed: the comparison is incomplete" >&2
+  exit 1
+fi

@@ -116,13 +116,21 @@ PY
 
 # The budget's decode figures at `workers` from a run folder: "plain dct" in samples/s.
 budget_at() {  # folder workers
-  "$bin/pipecheck" report "$1" --workload "workers=$2,train=$train" --no-color >/dev/null 2>&1 || true
+  # 0 pass, 1 a verdict below the profile, 4 inconclusive: the budget is written; anything else
+  # (bad input, could not run) is a failed report and stops the comparison.
+  local status=0
+  "$bin/pipecheck" report "$1" --workload "workers=$2,train=$train" --no-color >"$1/report-$2.log" 2>&1 || status=$?
+  if (( status != 0 && status != 1 && status != 4 )); then
+    echo "compare-loader.sh: pipecheck report $1 failed (exit $status):" >&2; cat "$1/report-$2.log" >&2; exit 1
+  fi
   "$python" - "$1/report.json" <<'PY'
 import json, re, sys
 budget = json.load(open(sys.argv[1]))["budget"]
 decode = next(s for s in budget["stages"] if s["stage"] == "decode")
 dct = re.search(r"achievable with DCT scaling [^:]*: ([0-9.]+) samples/s", decode["derivation"])
-print(decode.get("samples_per_second") or "nan", dct.group(1) if dct else "nan")
+if not decode.get("samples_per_second"):
+    sys.exit(f"compare-loader.sh: {sys.argv[1]}: the budget has no decode samples/s")
+print(decode["samples_per_second"], dct.group(1) if dct else "nan")
 PY
 }
 
@@ -139,13 +147,18 @@ for ((r = 1; r <= rounds; r++)); do  # interleaved, so drift in the machine's lo
       values["$kind/$w"]+=" $("$python" "$work/loader.py" "$images" "$kind" "$w" "$seconds" "$train")"
     done
   done
-  rm -rf "$work/runs"
+  # Each round its own --out: a round never reads another round's run folder.
+  status=0
   "$bin/pipecheck" run --only decode --images "$images" --workload "workers=$workers,train=$train" \
-    --out "$work/runs" --no-color >/dev/null 2>&1 || true
-  run_folder=$(ls -d "$work"/runs/*/ 2>/dev/null | head -1)
+    --out "$work/runs-$r" --no-color >"$work/run-$r.log" 2>&1 || status=$?
+  if (( status != 0 && status != 1 && status != 4 )); then
+    echo "compare-loader.sh: round $r: pipecheck run failed (exit $status):" >&2; cat "$work/run-$r.log" >&2; exit 1
+  fi
+  run_folder=$(ls -d "$work/runs-$r"/*/ 2>/dev/null | head -1)
   [[ -n "$run_folder" ]] || { echo "compare-loader.sh: pipecheck run wrote no run folder" >&2; exit 3; }
   for w in 1 "$workers"; do
-    read -r plain dct <<<"$(budget_at "$run_folder" "$w")"
+    figures=$(budget_at "$run_folder" "$w")  # a failed report stops the script here (set -e)
+    read -r plain dct <<<"$figures"
     values["budget_plain/$w"]+=" $(printf '%.3f' "$plain")"
     values["budget_dct/$w"]+=" $(printf '%.3f' "$dct")"
   done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pipecheck-comm beside nccl-tests' all_reduce_perf on the same GPUs and sweep (issue 5's target:
 # busbw within 2% of nccl-tests). Prints both bus bandwidths per size and their ratio, the median
-# over REPS runs of each; exits 0 when both ran (whatever the ratio), 2 when either is missing.
+# over REPS runs of each; exits 0 when both ran (whatever the ratio), 2 when either is missing, 1 when either run failed.
 # Usage on the GPU machine, after building:
 #   scripts/compare/compare-nccl.sh [--nccl-tests DIR] [--bin DIR] [--gpus N] [--mpirun "mpirun -np 16 -H a:8,b:8"]
 #   environment, optional: NCCL_TESTS=DIR (holds all_reduce_perf, or build/all_reduce_perf)
@@ -9,7 +9,7 @@
 #     REPS=5  OUT=/tmp/pipecheck-compare-nccl
 # Under --mpirun both tools run one rank a GPU (nccl-tests must be built with MPI=1); without it
 # one process drives --gpus N GPUs (default: every GPU nvidia-smi lists).
-set -uo pipefail
+set -euo pipefail
 
 NCCL_TESTS=${NCCL_TESTS:-}
 BIN=${PIPECHECK_BIN:-build/bin}
@@ -58,7 +58,7 @@ if [ -n "$MPIRUN" ]; then
   gpu_args=(-g 1)
   our_gpu_args=()
 else
-  if [ -z "$GPUS" ]; then GPUS=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU'); fi
+  if [ -z "$GPUS" ]; then GPUS=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true); fi  # none: grep -c says 0, exits 1
   gpu_args=(-g "$GPUS")
   our_gpu_args=(-g "$GPUS")
 fi
@@ -68,12 +68,13 @@ nccl_type=$DTYPE
 their_sweep=(-b "$MINBYTES" -e "$MAXBYTES" -f "$STEPFACTOR" -n "$ITERS" -w "$WARMUP" -d "$nccl_type")
 
 echo "== nccl-tests: ${launch[*]} $theirs ${their_sweep[*]} ${gpu_args[*]} -c 1 -N $REPS"
+failed=()  # a run that fails is said, its file not read, and the script exits 1 at the end
 "${launch[@]}" "$theirs" "${their_sweep[@]}" "${gpu_args[@]}" -c 1 -N "$REPS" >"$OUT/nccl-tests.txt" 2>&1 ||
-  echo "all_reduce_perf failed: $(tail -3 "$OUT/nccl-tests.txt")"
+  { echo "all_reduce_perf failed: $(tail -3 "$OUT/nccl-tests.txt")"; failed+=(all_reduce_perf); mv "$OUT/nccl-tests.txt" "$OUT/nccl-tests.failed.txt"; }
 echo "== pipecheck-comm: ${launch[*]} $ours --collectives all_reduce ${sweep[*]} ${our_gpu_args[*]}"
 "${launch[@]}" "$ours" --benchmark_format=json --benchmark_repetitions="$REPS" --collectives all_reduce \
   "${sweep[@]}" "${our_gpu_args[@]}" >"$OUT/pipecheck.json" 2>"$OUT/pipecheck.err" ||
-  echo "pipecheck-comm failed: $(tail -3 "$OUT/pipecheck.err")"
+  { echo "pipecheck-comm failed: $(tail -3 "$OUT/pipecheck.err")"; failed+=(pipecheck-comm); rm -f "$OUT/pipecheck.json"; }
 
 OUT="$OUT" python3 - <<'EOF'
 import json, os, re, statistics
@@ -132,3 +133,7 @@ if common:
 else:
     print("no size measured by both: see the files in " + out)
 EOF
+if (( ${#failed[@]} )); then
+  echo "compare-nccl: ${failed[*]} failed: nothing to compare it with" >&2
+  exit 1
+fi

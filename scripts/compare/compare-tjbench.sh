@@ -27,7 +27,9 @@ trap 'rm -rf "$work"' EXIT
 
 # One photo-like image, written by the probe's own generator.
 "$probe" --count 1 --size "$size" --quality "$quality" --save-corpus "$work/corpus" \
-  --benchmark_filter='^$' >/dev/null 2>&1 || true
+  --benchmark_filter='^$' >"$work/generate.log" 2>&1 || {
+  echo "compare-tjbench: the probe failed to write the image (exit $?):" >&2; cat "$work/generate.log" >&2; exit 1
+}
 image="$work/corpus/generated-0.jpg"
 [[ -s "$image" ]] || { echo "compare-tjbench: the probe did not write $image" >&2; exit 3; }
 

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # The false-alarm checks of pipecheck's noise handling, on this machine (issue 13's "done when"):
 #   1. PAIRS pairs of back-to-back quick runs (decode, hostmem): `pipecheck compare` must find no
 #      regression in any pair (with and without --force, so the statistics are seen even when a
@@ -8,7 +8,7 @@
 #      inconclusive naming the load, probes[].conditions.other_cpu_percent >= 50.
 # Each run's load average and the busiest other processes are printed beside it.
 # Usage: scripts/compare/noise-check.sh [BUILD_DIR] [OUT_DIR] [PAIRS]
-set -u
+set -euo pipefail
 BIN="${1:-build}/bin/pipecheck"
 OUT="${2:-/tmp/pipecheck-noise-check}"
 PAIRS="${3:-10}"
@@ -34,11 +34,26 @@ print()
 PY
 }
 
+# A run that did not run (2 bad input, 3 could not run, 130 interrupted) stops the check: its
+# figures would be missing, not noise. 0, 1 and 4 are verdicts: the run measured.
 quick() {  # quick OUTDIR [extra flags]
-  dir="$1"; shift
+  local dir="$1" status=0; shift
   echo "  loadavg before: $(cut -d' ' -f1-3 /proc/loadavg)"
-  "$BIN" run --quick --no-color --out "$dir" "$@" > "$dir.out" 2> "$dir.err"
-  echo "  run exit $?; $(conditions "$(run_folder "$dir")report.json")"
+  "$BIN" run --quick --no-color --out "$dir" "$@" > "$dir.out" 2> "$dir.err" || status=$?
+  if [ "$status" != 0 ] && [ "$status" != 1 ] && [ "$status" != 4 ]; then
+    echo "noise-check: pipecheck run --out $dir failed (exit $status):" >&2; cat "$dir.err" >&2; exit 1
+  fi
+  echo "  run exit $status; $(conditions "$(run_folder "$dir")report.json")"
+}
+
+# compare's exit code (0, 1 or 4); 2 or 3 stops the check.
+compare() {  # OUTFILE compare-args...
+  local out="$1" status=0; shift
+  "$BIN" compare --no-color "$@" > "$out" 2> "$out.err" || status=$?
+  if [ "$status" != 0 ] && [ "$status" != 1 ] && [ "$status" != 4 ]; then
+    echo "noise-check: pipecheck compare $* failed (exit $status):" >&2; cat "$out.err" >&2; exit 1
+  fi
+  echo "$status"
 }
 
 echo "== 1. $PAIRS pairs of back-to-back quick runs (decode, hostmem)"
@@ -49,12 +64,12 @@ while [ "$i" -le "$PAIRS" ]; do
   quick "$OUT/pair$i-a" --only decode hostmem
   quick "$OUT/pair$i-b" --only decode hostmem
   a="$(run_folder "$OUT/pair$i-a")"; b="$(run_folder "$OUT/pair$i-b")"
-  "$BIN" compare --no-color "$a" "$b" > "$OUT/pair$i.compare"; code=$?
-  "$BIN" compare --no-color --force "$a" "$b" > "$OUT/pair$i.forced"; forced=$?
+  code=$(compare "$OUT/pair$i.compare" "$a" "$b")
+  forced=$(compare "$OUT/pair$i.forced" --force "$a" "$b")
   echo "  compare exit $code: $(tail -1 "$OUT/pair$i.compare")"
   echo "  compare --force exit $forced: $(tail -1 "$OUT/pair$i.forced")"
-  [ "$code" = 1 ] && regressions=$((regressions + 1))
-  [ "$forced" = 1 ] && forced_regressions=$((forced_regressions + 1))
+  if [ "$code" = 1 ]; then regressions=$((regressions + 1)); fi
+  if [ "$forced" = 1 ]; then forced_regressions=$((forced_regressions + 1)); fi
   i=$((i + 1))
 done
 echo "pairs with a regression: $regressions of $PAIRS (with --force: $forced_regressions)"
@@ -62,14 +77,15 @@ echo "pairs with a regression: $regressions of $PAIRS (with --force: $forced_reg
 echo "== 2. a real slowdown: decode at 2000x1500 against 4000x3000"
 quick "$OUT/size-2000" --only decode
 quick "$OUT/size-4000" --only decode --decode-size 4000x3000
-"$BIN" compare --no-color --force "$(run_folder "$OUT/size-2000")" "$(run_folder "$OUT/size-4000")" > "$OUT/size.compare"
-echo "  compare --force exit $?: $(tail -1 "$OUT/size.compare")"
-"$BIN" compare --no-color "$(run_folder "$OUT/size-2000")" "$(run_folder "$OUT/size-4000")" > "$OUT/size.plain"
-echo "  compare exit $?: $(tail -1 "$OUT/size.plain")"
+code=$(compare "$OUT/size.compare" --force "$(run_folder "$OUT/size-2000")" "$(run_folder "$OUT/size-4000")")
+echo "  compare --force exit $code: $(tail -1 "$OUT/size.compare")"
+code=$(compare "$OUT/size.plain" "$(run_folder "$OUT/size-2000")" "$(run_folder "$OUT/size-4000")")
+echo "  compare exit $code: $(tail -1 "$OUT/size.plain")"
 
 echo "== 3. a quick decode run beside two busy loops"
 sh -c 'while :; do :; done' & busy1=$!
 sh -c 'while :; do :; done' & busy2=$!
+trap 'kill "$busy1" "$busy2" 2>/dev/null || true' EXIT
 quick "$OUT/busy" --only decode
 kill "$busy1" "$busy2"
 python3 - "$(run_folder "$OUT/busy")report.json" <<'PY'
