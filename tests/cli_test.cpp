@@ -241,6 +241,23 @@ TEST(Cli, PromTextfileFolderIsCheckedBeforeAnythingRuns) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// CLI11's ExistingPath said "Path does not exist" for a symlink loop and for a path over 4096
+// bytes, and echoed all 9 kB of it: the system's own words now, the path shortened.
+TEST(Cli, PathFlagsSayWhyInTheSystemsWords) {
+  const fs::path dir = fs::temp_directory_path() / ("pipecheck-cli-paths-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::create_symlink(dir / "loop", dir / "loop");
+  const CliRun loop = run_pipecheck({"run", "--path", (dir / "loop").string()});
+  expect_usage_error(loop, "Too many levels of symbolic links");
+  const std::string long_path = "/tmp/" + std::string(9000, 'x');
+  const CliRun too_long = run_pipecheck({"run", "--path", long_path});
+  expect_usage_error(too_long, "File name too long");
+  EXPECT_LT(too_long.err.size(), 300u) << too_long.err.size() << " bytes";
+  expect_usage_error(run_pipecheck({"run", "--images", "/etc/hostname"}), "not a directory");
+  fs::remove_all(dir);
+}
+
 TEST(Cli, WidthOutOfRange) { expect_usage_error(run_pipecheck({"run", "--width", "10"}), "--width"); }
 
 }  // namespace
