@@ -64,6 +64,7 @@ int run_command_line(int argc, char** argv);
 
 int run_cli(int argc, char** argv) {
   hold_standard_fds();
+  exit_three_on_broken_pipe("pipecheck");
   return checked_stdout(run_command_line(argc, argv), "pipecheck");
 }
 

@@ -11,6 +11,7 @@
 #include "core/file_io.hpp"
 #include "core/process_runner.hpp"
 #include "core/sysfs.hpp"
+#include "tests/tool_runner.hpp"
 
 namespace pipecheck {
 namespace {
@@ -105,6 +106,16 @@ TEST(Cli, FullOrClosedStdoutIsAnErrorNotSilence) {
   fs::remove(spec.stdout_path);
   EXPECT_NE(closed.exit_code, 0) << closed_text;
   EXPECT_NE(closed_text.find("cannot write standard output"), std::string::npos) << closed_text;
+}
+
+// `pipecheck inventory | true` died by SIGPIPE with no word: now a line on stderr and exit 3.
+TEST(Cli, AReaderThatWentAwayIsSaidNotASilentDeath) {
+  const std::string bin = std::string(PIPECHECK_BIN_DIR) + "/pipecheck";
+  const auto result = pipecheck::testing::run_tool(
+      "bash -c '\"$0\" inventory | { exec 0<&-; sleep 1; }; echo \"exit ${PIPESTATUS[0]}\"' " + bin);
+  EXPECT_NE(result.output.find("pipecheck: cannot write standard output: Broken pipe"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("exit 3"), std::string::npos) << result.output;
 }
 
 // Files named with bytes that are not UTF-8 (0xff, Latin-1 0xe9) or control characters (ESC,
