@@ -123,7 +123,18 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   }
   if (options.burn_s) {
     fs::path burn_dir = options.burn_out;
-    if (burn_dir.empty()) burn_dir = fs::temp_directory_path() / ("pipecheck-check-burn-" + utc_now_compact());
+    if (burn_dir.empty()) {
+      // The library's "temp_directory_path: No such file or directory" named neither TMPDIR nor
+      // what it was for.
+      std::error_code error;
+      const fs::path temporary = fs::temp_directory_path(error);
+      if (error) {
+        const char* tmpdir = std::getenv("TMPDIR");
+        throw UsageError("TMPDIR=" + shortened(escape_name(tmpdir ? tmpdir : "")) + ": " + error.message() +
+                         " (the burn's telemetry goes there; give --burn-out DIR)");
+      }
+      burn_dir = temporary / ("pipecheck-check-burn-" + utc_now_compact());
+    }
     add(burn_problems(inventory, *options.burn_s, burn_dir, options.sysfs_root));
   }
   if (options.verbose) {
