@@ -269,6 +269,11 @@ TEST(Cli, PathFlagsSayWhyInTheSystemsWords) {
   fs::remove_all(dir);
 }
 
+// `--only ,` took the next flag as its stage: "unknown stage '--quick'".
+TEST(Cli, OnlyWithoutAStageNamesTheFlagItTook) {
+  expect_usage_error(run_pipecheck({"run", "--only", ",", "--quick"}), "--only: '--quick' is a flag, not a stage");
+}
+
 TEST(Cli, WidthOutOfRange) { expect_usage_error(run_pipecheck({"run", "--width", "10"}), "--width"); }
 
 }  // namespace
