@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "app/duration_flag.hpp"
+#include "app/path_flag.hpp"
 #include "app/slurm_drain.hpp"
 #include "app/stress_ceilings.hpp"
 #include "core/errors.hpp"
@@ -122,7 +123,18 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   }
   if (options.burn_s) {
     fs::path burn_dir = options.burn_out;
-    if (burn_dir.empty()) burn_dir = fs::temp_directory_path() / ("pipecheck-check-burn-" + utc_now_compact());
+    if (burn_dir.empty()) {
+      // The library's "temp_directory_path: No such file or directory" named neither TMPDIR nor
+      // what it was for.
+      std::error_code error;
+      const fs::path temporary = fs::temp_directory_path(error);
+      if (error) {
+        const char* tmpdir = std::getenv("TMPDIR");
+        throw UsageError("TMPDIR=" + shortened(escape_name(tmpdir ? tmpdir : "")) + ": " + error.message() +
+                         " (the burn's telemetry goes there; give --burn-out DIR)");
+      }
+      burn_dir = temporary / ("pipecheck-check-burn-" + utc_now_compact());
+    }
     add(burn_problems(inventory, *options.burn_s, burn_dir, options.sysfs_root));
   }
   if (options.verbose) {
@@ -163,10 +175,10 @@ CLI::App* add_check_command(CLI::App& app, CheckCliState& state) {
                "exit 0 healthy, 1 unhealthy, 4 inconclusive");
   auto* fast = check->add_flag("--fast", o.fast, "NVML and sysfs only, no CUDA context (seconds)");
   check->add_option("--expect", o.expect, "Expected machine: key = value lines (gpu.count, gpu.model, ...)")
-      ->check(CLI::ExistingFile);
+      ->check(existing_path_check(PathKind::file));
   check->add_option("--baseline", o.baseline,
                     "Hold the node against the facts recorded in a baseline.json, run folder or inventory.json")
-      ->check(CLI::ExistingPath);
+      ->check(existing_path_check(PathKind::any));
   check->add_option("--burn", state.burn, "Also a verified GEMM burn and memory test on every GPU for this long (30s, 2m)")
       ->excludes(fast);
   check->add_option("--burn-out", o.burn_out, "Folder for the burn's telemetry (default: a temporary folder)");
@@ -176,7 +188,7 @@ CLI::App* add_check_command(CLI::App& app, CheckCliState& state) {
   check->add_option("--node", o.node, "Node name to drain (default: $SLURMD_NODENAME, else the short host name)");
   check->add_option("--scontrol", o.scontrol, "The scontrol to run")->capture_default_str();
   check->add_option("--sysfs-root", o.sysfs_root, "Read /sys and /proc under this folder (a recorded tree)")
-      ->check(CLI::ExistingDirectory);
+      ->check(existing_path_check(PathKind::directory));
   check->add_option("--kernel-log", o.kernel_log, "Where Xids are read from")->capture_default_str();
   check->add_flag("--verbose", o.verbose, "Also say why facts are unknown");
   return check;

@@ -15,6 +15,7 @@
 #include "app/probe_catalog.hpp"
 #include "app/compare_cli.hpp"
 #include "app/number_flag.hpp"
+#include "app/path_flag.hpp"
 #include "app/report_command.hpp"
 #include "app/run_command.hpp"
 #include "app/stress_cli.hpp"
@@ -63,6 +64,7 @@ int run_command_line(int argc, char** argv);
 
 int run_cli(int argc, char** argv) {
   hold_standard_fds();
+  exit_three_on_broken_pipe("pipecheck");
   return checked_stdout(run_command_line(argc, argv), "pipecheck");
 }
 
@@ -78,7 +80,7 @@ int run_command_line(int argc, char** argv) {
   inventory->add_flag("--json", inventory_args.json, "JSON instead of text");
   inventory->add_option("--sysfs-root", inventory_args.sysfs_root,
                         "Read /sys and /proc under this folder (a recorded tree)")
-      ->check(CLI::ExistingDirectory);
+      ->check(existing_path_check(PathKind::directory));
 
   RunOptions run_options;
   std::string out_dir = "results";
@@ -99,14 +101,14 @@ int run_command_line(int argc, char** argv) {
   run->add_option("--path", run_options.storage_paths,
                   "Storage to read: a file, a dataset folder or a block device (repeatable); "
                   "default: a scratch file in the results folder")
-      ->check(CLI::ExistingPath);
+      ->check(existing_path_check(PathKind::any));
   run->add_option("--images", run_options.images_dir, "JPEG dataset folder for the decode probe")
-      ->check(CLI::ExistingDirectory);
+      ->check(existing_path_check(PathKind::directory));
   run->add_option("--decode-size", run_options.decode_size,
                   "WIDTHxHEIGHT of the decode probe's generated images (default 2000x1500)");
   run->add_option("--profile", run_options.profile_path,
                   "Acceptance profile (key = value lines) overlaying the default")
-      ->check(CLI::ExistingFile);
+      ->check(existing_path_check(PathKind::file));
   run->add_option("--workload", run_options.workload,
                   "Workload for the pipeline budget, e.g. image=2000x1500,bytes=450KB,batch=256,step_ms=120");
 
@@ -130,9 +132,9 @@ int run_command_line(int argc, char** argv) {
   auto* report = app.add_subcommand("report", "Judge a results folder again and render it (HTML, Markdown, JUnit, Prometheus)");
   report->add_option("dir", report_options.folder, "A results folder written by `pipecheck run`")
       ->required()
-      ->check(CLI::ExistingDirectory);
+      ->check(existing_path_check(PathKind::directory));
   report->add_option("--profile", report_options.profile_path, "Acceptance profile overlaying the default")
-      ->check(CLI::ExistingFile);
+      ->check(existing_path_check(PathKind::file));
   report->add_option("--workload", report_options.workload, "Workload for the pipeline budget");
   bool report_no_color = false;
   report->add_flag("--no-color", report_no_color, "Plain text even on a terminal");

@@ -115,7 +115,12 @@ std::vector<ProbeEntry> select_probes(const RunOptions& options,
     if (!known) {
       std::string names;
       for (const auto& e : catalog) names += (names.empty() ? "" : ", ") + e.stage;
-      throw UsageError("unknown stage '" + stage + "' (known: " + names + ")");
+      // `--only , --quick`: the empty list let the parser take the next flag as a stage.
+      if (!stage.empty() && stage.front() == '-') {
+        throw UsageError("--only: '" + shortened(escape_name(stage)) + "' is a flag, not a stage: name at least one stage (" +
+                         names + ")");
+      }
+      throw UsageError("unknown stage '" + shortened(escape_name(stage)) + "' (known: " + names + ")");
     }
   }
   std::vector<ProbeEntry> selected;

@@ -14,6 +14,7 @@
 #include "app/duration_flag.hpp"
 #include "app/number_flag.hpp"
 #include "app/out_folder.hpp"
+#include "app/path_flag.hpp"
 #include "app/stress_ceilings.hpp"
 #include "app/stop_signals.hpp"
 #include "core/errors.hpp"
@@ -88,7 +89,7 @@ CLI::App* add_stress_command(CLI::App& app, StressCliState& s) {
   cmd->add_flag("--plain", s.plain, "Plain progress lines even on a terminal");
   cmd->add_flag("--no-kernel-log", s.no_kernel_log, "Do not read Xids from /dev/kmsg");
   cmd->add_option("--sysfs-root", s.sysfs_root, "Read host sensors and the CPU ceiling's facts under this folder (a recorded tree)")
-      ->check(CLI::ExistingDirectory)
+      ->check(existing_path_check(PathKind::directory))
       ->group("");
   return cmd;
 }

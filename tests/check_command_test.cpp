@@ -101,6 +101,29 @@ TEST_F(CheckCommand, BurnWithoutAGpuIsInconclusive) {
   EXPECT_NE(out_.str().find("pipecheck check: inconclusive"), std::string::npos) << out_.str();
 }
 
+// TMPDIR=/nonexistent failed with the library's "temp_directory_path" without naming TMPDIR.
+TEST_F(CheckCommand, AnUnusableTmpdirIsNamed) {
+  options_.fast = false;
+  options_.burn_s = 1;
+  const char* saved = std::getenv("TMPDIR");
+  const std::string kept = saved ? saved : "";
+  setenv("TMPDIR", "/nonexistent", 1);
+  try {
+    check();
+    ADD_FAILURE() << "ran with TMPDIR=/nonexistent: " << out_.str();
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("TMPDIR=/nonexistent: "), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("--burn-out"), std::string::npos) << error.what();
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << "not a usage error naming TMPDIR: " << error.what();
+  }
+  if (saved) {
+    setenv("TMPDIR", kept.c_str(), 1);
+  } else {
+    unsetenv("TMPDIR");
+  }
+}
+
 TEST_F(CheckCommand, UnhealthyWithoutSlurmDrainDrainsNothing) {
   expect_file("host.cpus = 4096\n");
   EXPECT_EQ(check(), 1);

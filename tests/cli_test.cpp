@@ -11,6 +11,7 @@
 #include "core/file_io.hpp"
 #include "core/process_runner.hpp"
 #include "core/sysfs.hpp"
+#include "tests/tool_runner.hpp"
 
 namespace pipecheck {
 namespace {
@@ -105,6 +106,16 @@ TEST(Cli, FullOrClosedStdoutIsAnErrorNotSilence) {
   fs::remove(spec.stdout_path);
   EXPECT_NE(closed.exit_code, 0) << closed_text;
   EXPECT_NE(closed_text.find("cannot write standard output"), std::string::npos) << closed_text;
+}
+
+// `pipecheck inventory | true` died by SIGPIPE with no word: now a line on stderr and exit 3.
+TEST(Cli, AReaderThatWentAwayIsSaidNotASilentDeath) {
+  const std::string bin = std::string(PIPECHECK_BIN_DIR) + "/pipecheck";
+  const auto result = pipecheck::testing::run_tool(
+      "bash -c '\"$0\" inventory | { exec 0<&-; sleep 1; }; echo \"exit ${PIPESTATUS[0]}\"' " + bin);
+  EXPECT_NE(result.output.find("pipecheck: cannot write standard output: Broken pipe"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("exit 3"), std::string::npos) << result.output;
 }
 
 // Files named with bytes that are not UTF-8 (0xff, Latin-1 0xe9) or control characters (ESC,
@@ -239,6 +250,28 @@ TEST(Cli, PromTextfileFolderIsCheckedBeforeAnythingRuns) {
   const auto run = run_pipecheck({"run", "--only", "hostmem", "--out", out.string(), "--prom-textfile", "/nonexistent/textfile"});
   expect_usage_error(run, "--prom-textfile /nonexistent/textfile: no such folder");
   EXPECT_FALSE(fs::exists(out));
+}
+
+// CLI11's ExistingPath said "Path does not exist" for a symlink loop and for a path over 4096
+// bytes, and echoed all 9 kB of it: the system's own words now, the path shortened.
+TEST(Cli, PathFlagsSayWhyInTheSystemsWords) {
+  const fs::path dir = fs::temp_directory_path() / ("pipecheck-cli-paths-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::create_symlink(dir / "loop", dir / "loop");
+  const CliRun loop = run_pipecheck({"run", "--path", (dir / "loop").string()});
+  expect_usage_error(loop, "Too many levels of symbolic links");
+  const std::string long_path = "/tmp/" + std::string(9000, 'x');
+  const CliRun too_long = run_pipecheck({"run", "--path", long_path});
+  expect_usage_error(too_long, "File name too long");
+  EXPECT_LT(too_long.err.size(), 300u) << too_long.err.size() << " bytes";
+  expect_usage_error(run_pipecheck({"run", "--images", "/etc/hostname"}), "not a directory");
+  fs::remove_all(dir);
+}
+
+// `--only ,` took the next flag as its stage: "unknown stage '--quick'".
+TEST(Cli, OnlyWithoutAStageNamesTheFlagItTook) {
+  expect_usage_error(run_pipecheck({"run", "--only", ",", "--quick"}), "--only: '--quick' is a flag, not a stage");
 }
 
 TEST(Cli, WidthOutOfRange) { expect_usage_error(run_pipecheck({"run", "--width", "10"}), "--width"); }

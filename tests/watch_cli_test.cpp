@@ -117,6 +117,13 @@ TEST(WatchCli, BadInputIsOneLine) {
   expect_usage_error(run_pipecheck(dir, {"watch", "--", "pipecheck-no-such-command"}), "not found in PATH");
   expect_usage_error(run_pipecheck(dir, {"watch", "--baseline", (dir / "none").string(), "--", "true"}),
                      (dir / "none").string());
+  // A script whose #! names an interpreter that is not there said only "No such file or
+  // directory", though the script is there.
+  const fs::path script = dir / "job.sh";
+  write_file_atomically(script, "#!/nonexistent/python9 -u\necho hi\n");
+  fs::permissions(script, fs::perms::owner_all);
+  expect_usage_error(run_pipecheck(dir, {"watch", "--no-baseline", "--out", (dir / "w").string(), "--", script.string()}),
+                     "its interpreter '/nonexistent/python9' (the #! line): No such file or directory");
   fs::remove_all(dir);
 }
 

@@ -85,6 +85,17 @@ void record_ending(int status, WatchReport& report, int& exit_code) {
   report.job_exit_code = exit_code;
 }
 
+// The interpreter a script's "#!" line names, or "" when `path` is no such script.
+std::string interpreter_of(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::string line;
+  if (!file || !std::getline(file, line) || line.rfind("#!", 0) != 0) return "";
+  const auto start = line.find_first_not_of(" \t", 2);
+  if (start == std::string::npos) return "";
+  const auto end = line.find_first_of(" \t\r", start);
+  return line.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
 pid_t spawn_command(const std::vector<std::string>& command) {
   const std::string path = resolve_command(command.front());
   std::vector<char*> argv;
@@ -105,7 +116,16 @@ pid_t spawn_command(const std::vector<std::string>& command) {
   // it would without the watch. Its stdio is ours, untouched.
   const int rc = posix_spawn(&pid, path.c_str(), nullptr, &attributes, argv.data(), environ);
   posix_spawnattr_destroy(&attributes);
-  if (rc != 0) throw UsageError("watch: cannot run '" + command.front() + "': " + std::strerror(rc));
+  if (rc != 0) {
+    const std::string shown = "watch: cannot run '" + shortened(escape_name(command.front()), 80) + "': ";
+    // The script exists, so ENOENT is about its "#!" line: say whose it is.
+    const std::string interpreter = rc == ENOENT || rc == EACCES ? interpreter_of(path) : "";
+    if (!interpreter.empty()) {
+      throw UsageError(shown + "its interpreter '" + shortened(escape_name(interpreter), 80) + "' (the #! line): " +
+                       std::strerror(rc));
+    }
+    throw UsageError(shown + std::strerror(rc));
+  }
   return pid;
 }
 
