@@ -79,7 +79,7 @@ const char* to_string(DiskKind kind);
 struct BlockDevice {
   std::string name;                  // "nvme0n1", "sda", "vda"
   std::string model;
-  std::uint64_t size_bytes = 0;
+  std::optional<std::uint64_t> size_bytes;  // unknown when sysfs's size is missing or not a count
   bool rotational = false;           // as sysfs says; virtio says 1 too
   DiskKind kind = DiskKind::unknown;
   std::string transport;             // "nvme", "sata", "virtio", "scsi", ...

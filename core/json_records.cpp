@@ -395,7 +395,7 @@ json disk_json(const BlockDevice& d) {
   return json{{"name", d.name},
               {"model", d.model},
               {"vendor", d.vendor},
-              {"size_bytes", d.size_bytes},
+              {"size_bytes", optional_json(d.size_bytes)},
               {"rotational", d.rotational},
               {"kind", to_string(d.kind)},
               {"transport", d.transport},
@@ -412,7 +412,8 @@ BlockDevice disk_from(const json& j) {
   d.name = field<std::string>(j, "name");
   d.model = field<std::string>(j, "model");
   d.vendor = field_or(j, "vendor", "");
-  d.size_bytes = field<std::uint64_t>(j, "size_bytes");
+  member(j, "size_bytes");  // required, null when the size is unknown
+  optional_field(j, "size_bytes", d.size_bytes);
   d.rotational = field<bool>(j, "rotational");
   d.kind = disk_kind_from(field<std::string>(j, "kind"));
   d.transport = field<std::string>(j, "transport");

@@ -255,7 +255,7 @@ BlockDevice read_block_device(const SysfsRoot& sys, const std::string& name) {
   dev.name = name;
   dev.model = sys.read_line(block + "/device/model").value_or("");
   dev.vendor = sys.read_line(block + "/device/vendor").value_or("");
-  if (const auto sectors = sys.read_int(block + "/size"); sectors && *sectors > 0) {
+  if (const auto sectors = sys.read_int(block + "/size"); sectors && *sectors >= 0) {
     dev.size_bytes = static_cast<std::uint64_t>(*sectors) * 512;  // always 512-byte units
   }
   dev.rotational = sys.read_int(block + "/queue/rotational") == 1;

@@ -91,7 +91,7 @@ void render_inventory(std::ostringstream& out, const Inventory& inv) {
   for (const auto& d : inv.disks) {
     std::string link = d.sata_gbps ? fmt(*d.sata_gbps, "%g") + " Gb/s SATA" : link_text(d.pcie);
     out << "<tr><td><code>" << h(d.name) << "</code></td><td>" << h(d.model) << "</td><td>" << h(to_string(d.kind))
-        << "</td><td class=\"num\">" << h(gib(d.size_bytes)) << "</td><td>" << h(d.transport) << "</td><td>"
+        << "</td><td class=\"num\">" << h(d.size_bytes ? gib(*d.size_bytes) : "unknown") << "</td><td>" << h(d.transport) << "</td><td>"
         << h(link) << "</td><td class=\"num\">" << h(known(d.numa_node)) << "</td></tr>\n";
   }
   out << "</table>\n";

@@ -248,7 +248,7 @@ std::string render_inventory(const Inventory& inv) {
   out << "Disks\n";
   for (const auto& d : inv.disks) {
     out << "  " << d.name << ": " << (d.model.empty() ? "(no model)" : d.model) << ", "
-        << bytes_text(d.size_bytes) << ", " << to_string(d.kind) << " via " << d.transport
+        << (d.size_bytes ? bytes_text(*d.size_bytes) : std::string("size unknown")) << ", " << to_string(d.kind) << " via " << d.transport
         << (d.rotational ? ", rotational=1" : "");
     if (d.kind == DiskKind::nvme) out << ", PCIe " << link_text(d.pcie);
     if (d.sata_gbps) out << ", SATA link " << *d.sata_gbps << " Gb/s";

@@ -278,3 +278,36 @@ TEST(Cli, WidthOutOfRange) { expect_usage_error(run_pipecheck({"run", "--width",
 
 }  // namespace
 }  // namespace pipecheck
+
+namespace pipecheck {
+namespace {
+
+// A disk whose sysfs size is not a count of sectors has an unknown size, never 0 (issue 24).
+TEST(Cli, AGarbageDiskSizeIsUnknownNotZero) {
+  const fs::path tree = fs::temp_directory_path() / ("pipecheck-garbage-size-" + std::to_string(getpid()));
+  fs::remove_all(tree);
+  fs::copy(fs::path(PIPECHECK_TEST_DATA) / "sysfs" / "vm_disks", tree,
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  const fs::path size = fs::canonical(tree / "sys/block/vda") / "size";
+  fs::remove(size);
+  write_file_atomically(size, "12x4\n");
+  const CliRun text = run_pipecheck({"inventory", "--sysfs-root", tree.string()});
+  const CliRun json_run = run_pipecheck({"inventory", "--json", "--sysfs-root", tree.string()});
+  ASSERT_TRUE(text.process.ok() && json_run.process.ok()) << text.err << json_run.err;
+  const auto line = text.out.find("  vda: ");
+  ASSERT_NE(line, std::string::npos) << text.out;
+  const std::string vda = text.out.substr(line, text.out.find('\n', line) - line);
+  EXPECT_NE(vda.find("size unknown"), std::string::npos) << vda;
+  bool found = false;
+  const nlohmann::json inventory = nlohmann::json::parse(json_run.out);
+  for (const auto& disk : inventory["disks"]) {
+    if (disk["name"] != "vda") continue;
+    found = true;
+    EXPECT_TRUE(disk["size_bytes"].is_null()) << disk.dump();
+  }
+  EXPECT_TRUE(found);
+  fs::remove_all(tree);
+}
+
+}  // namespace
+}  // namespace pipecheck
