@@ -24,10 +24,14 @@ std::string history_location(const std::string& location, const fs::path& out_di
 bool record_in_history(const std::string& location, const fs::path& out_dir, const Report& report,
                        const Inventory* inventory, const std::string& command, const fs::path& folder,
                        std::ostream& err) {
-  const std::string where = history_location(location, out_dir);
+  return record_in_history(history_location(location, out_dir),
+                           history_run_from(report, inventory, command, folder.string()), err);
+}
+
+bool record_in_history(const std::string& location, const HistoryRun& run, std::ostream& err) {
   try {
-    const auto db = open_history_database(where);
-    append_history_run(*db, history_run_from(report, inventory, command, folder.string()));
+    const auto db = open_history_database(location);
+    append_history_run(*db, run);
     return true;
   } catch (const std::exception& e) {
     err << "pipecheck: history not recorded: " << message_line(e.what()) << "\n";

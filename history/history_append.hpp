@@ -1,5 +1,5 @@
-// Where runs enter the history: `run` (and later `check`, `stress`) call record_in_history once
-// their results folder is complete; `pipecheck history --import DIR` reads existing run folders.
+// Where runs enter the history: `run`, `check` and `stress` call record_in_history once their
+// results are complete; `pipecheck history --import DIR` reads existing run folders.
 #pragma once
 
 #include <filesystem>
@@ -8,6 +8,7 @@
 
 #include "core/inventory.hpp"
 #include "history/history_database.hpp"
+#include "history/history_record.hpp"
 #include "report/report.hpp"
 
 namespace pipecheck {
@@ -20,6 +21,10 @@ std::string history_location(const std::string& location, const std::filesystem:
 bool record_in_history(const std::string& location, const std::filesystem::path& out_dir, const Report& report,
                        const Inventory* inventory, const std::string& command, const std::filesystem::path& folder,
                        std::ostream& err);
+
+// Appends a record built elsewhere (check, stress) to the store at `location`; the same
+// never-fail rule.
+bool record_in_history(const std::string& location, const HistoryRun& run, std::ostream& err);
 
 struct ImportResult {
   int added = 0;
