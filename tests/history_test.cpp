@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "core/file_io.hpp"
@@ -267,6 +268,31 @@ TEST(HistoryCommand, BadInputIsOneLineAndExit2) {
   EXPECT_EQ(r.code, 3);
   EXPECT_NE(r.err.find("garbage.db"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(HistoryCommand, CheckAndStressAppendToTheStore) {
+  TemporaryFolder dir("pipecheck-history");
+  const fs::path store = dir.path() / "history.db";
+  auto r = pipecheck({"check", "--fast", "--history", store.string()}, dir.path());
+  ASSERT_TRUE(r.code == 0 || r.code == 1 || r.code == 4) << r.err;
+  // stress writes history.db beside its --out folder by default.
+  r = pipecheck({"stress", "--gpus", "none", "--cpu", "--cpu-threads", "1", "--duration", "2s", "--out",
+                 (dir.path() / "stress-1").string()},
+                dir.path());
+  ASSERT_TRUE(r.code == 0 || r.code == 1) << r.err;
+  const auto db = open_sqlite_history(store.string());
+  const auto runs = load_history(*db);
+  ASSERT_EQ(runs.size(), 2u);
+  std::set<std::string> commands;
+  for (const auto& run : runs) commands.insert(run.command);
+  EXPECT_EQ(commands, (std::set<std::string>{"check", "stress"}));
+  for (const auto& run : runs) {
+    if (run.command == "check") EXPECT_FALSE(run.fingerprint.empty());
+    if (run.command != "stress") continue;
+    ASSERT_EQ(run.measurements.size(), 1u);
+    EXPECT_EQ(run.measurements[0].unit, "GFLOP/s");
+    EXPECT_GT(run.measurements[0].stats.median, 0);
+  }
 }
 
 int count_rows(const fs::path& db_path, const std::string& sql) {
