@@ -155,6 +155,7 @@ DriftAnalysis find_drifts(const std::vector<HistoryRun>& runs, const DriftOption
   std::vector<Pending> pending;
   for (const auto& [id, s] : all) {
     ++analysis.series;
+    analysis.points_busy += s.busy;
     const auto change = best_change_point(s.points, options);
     if (!change) {
       ++analysis.series_too_short;

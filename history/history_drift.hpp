@@ -76,6 +76,7 @@ struct DriftAnalysis {
   std::vector<Drift> drifts;  // changes and flapping links, worst first
   int series = 0;             // series examined
   int series_too_short = 0;   // fewer runs than min_runs_before + min_runs_after
+  int points_busy = 0;        // runs of a series left out as busy (summed over the series)
 };
 
 DriftAnalysis find_drifts(const std::vector<HistoryRun>& runs, const DriftOptions& options = {});

@@ -129,7 +129,8 @@ std::string render_history_text(const HistoryView& view) {
     }
   }
   out << "\ndrifts: " << view.analysis.drifts.size() << " (" << view.analysis.series << " series, "
-      << view.analysis.series_too_short << " too short to judge; Holm at " << view.options.family_alpha << ")\n";
+      << view.analysis.series_too_short << " too short to judge, " << view.analysis.points_busy
+      << " figures left out as busy; Holm at " << view.options.family_alpha << ")\n";
   for (const auto& d : view.analysis.drifts) {
     out << "  " << printable_text(d.host) << "  " << printable_text(d.kind == "link" ? d.what : d.key) << ": "
         << printable_text(d.evidence) << "\n";
@@ -216,9 +217,12 @@ nlohmann::json history_to_json(const HistoryView& view) {
   }
   doc["analysis"] = {{"series", view.analysis.series},
                      {"series_too_short", view.analysis.series_too_short},
+                     {"figures_left_out_busy", view.analysis.points_busy},
                      {"family_alpha", view.options.family_alpha},
                      {"threshold_percent", view.options.threshold_percent},
-                     {"busy_cpu_percent", view.options.busy_cpu_percent},
+                     {"include_busy", std::isinf(view.options.busy_cpu_percent)},
+                     {"busy_cpu_percent", std::isinf(view.options.busy_cpu_percent) ? nlohmann::json()
+                                                                                      : nlohmann::json(view.options.busy_cpu_percent)},
                      {"min_runs_before", view.options.min_runs_before},
                      {"min_runs_after", view.options.min_runs_after}};
   return doc;
