@@ -13,6 +13,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <thread>
@@ -207,6 +208,71 @@ TEST(HistoryDrift, BusyRunsAreLeftOut) {
   for (const auto& d : analysis.drifts) EXPECT_NE(d.key, "memory/step/gpu0") << d.evidence;
 }
 
+// 20 real `pipecheck run --quick` of a 2-CPU VM under load (tests/data/history/vm-quick-20.json,
+// exported from the runs' history.db).
+std::vector<HistoryRun> recorded_vm_runs() {
+  const auto doc = nlohmann::json::parse(read_file(fs::path(PIPECHECK_TEST_DATA) / "history/vm-quick-20.json"));
+  std::vector<HistoryRun> runs;
+  for (const auto& r : doc.at("runs")) {
+    HistoryRun run;
+    run.id = r.at("id");
+    run.host = r.at("host");
+    run.command = r.at("command");
+    run.started_utc = r.at("started_utc");
+    run.mode = r.at("mode");
+    run.overall = r.at("overall");
+    for (const auto& m : r.at("measurements")) {
+      HistoryMeasurement h;
+      h.key = m.at("key");
+      h.stage = m.at("stage");
+      h.unit = m.at("unit");
+      h.stats.median = m.at("median");
+      h.repetitions = m.at("repetitions").get<std::vector<double>>();
+      if (!m.at("noise_percent").is_null()) h.noise_percent = m.at("noise_percent").get<double>();
+      if (!m.at("other_cpu_percent").is_null()) h.other_cpu_percent = m.at("other_cpu_percent").get<double>();
+      run.measurements.push_back(std::move(h));
+    }
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+TEST(HistoryDrift, TwentyRealQuickRunsOfThisVmAreNotFlagged) {
+  const auto runs = recorded_vm_runs();
+  ASSERT_EQ(runs.size(), 20u);
+  // As recorded: every figure ran beside other busy processes, so none is judged.
+  const DriftAnalysis as_is = find_drifts(runs);
+  EXPECT_TRUE(as_is.drifts.empty());
+  EXPECT_EQ(as_is.series_too_short, as_is.series);
+  // Busy runs kept: still no flag, on figures whose runs range over 78% to 209% of their median.
+  DriftOptions keep;
+  keep.busy_cpu_percent = std::numeric_limits<double>::infinity();
+  const DriftAnalysis kept = find_drifts(runs, keep);
+  EXPECT_EQ(kept.series, 26);
+  EXPECT_EQ(kept.series_too_short, 0);
+  EXPECT_TRUE(kept.drifts.empty()) << kept.drifts.front().key << ": " << kept.drifts.front().evidence;
+}
+
+TEST(HistoryDrift, AStepPlantedInTheRealRunsIsFoundAtItsStart) {
+  // The same real runs with the steadiest figure (sequential reads of the VM's disk: 13% noise,
+  // 10% spread between runs) halved from run 11. On this loaded VM a change must pass twice the
+  // noise (27%); the other figures' runs spread by 30% to 77%, so no change of theirs would.
+  auto runs = recorded_vm_runs();
+  for (std::size_t i = 10; i < runs.size(); ++i) {
+    for (auto& m : runs[i].measurements) {
+      if (m.key != "storage/seq_read/vda") continue;
+      m.stats.median *= 0.5;
+      for (double& v : m.repetitions) v *= 0.5;
+    }
+  }
+  DriftOptions keep;
+  keep.busy_cpu_percent = std::numeric_limits<double>::infinity();
+  const DriftAnalysis analysis = find_drifts(runs, keep);
+  ASSERT_EQ(analysis.drifts.size(), 1u);
+  EXPECT_EQ(analysis.drifts[0].key, "storage/seq_read/vda");
+  EXPECT_EQ(analysis.drifts[0].start_index, 10);
+}
+
 TEST(HistoryCommand, PlantedSeriesAreFlaggedExactlyWithTheirStartSqlite) {
   TemporaryFolder dir("pipecheck-history");
   const fs::path runs = dir.path() / "runs";
@@ -267,6 +333,12 @@ TEST(HistoryCommand, BadInputIsOneLineAndExit2) {
   r = pipecheck({"history", "--history", (dir.path() / "garbage.db").string()}, dir.path());
   EXPECT_EQ(r.code, 3);
   EXPECT_NE(r.err.find("garbage.db"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  // A server that is not there: one line naming the URL (its password hidden), exit 3.
+  r = pipecheck({"history", "--history", "postgresql://me:secret@127.0.0.1:1/fleet"}, dir.path());
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("postgresql://me:***@127.0.0.1:1/fleet: cannot connect"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("secret"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
