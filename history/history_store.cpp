@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <filesystem>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "core/file_io.hpp"
+
+namespace fs = std::filesystem;
 
 namespace pipecheck {
 
@@ -33,8 +36,9 @@ const std::vector<std::vector<std::string>>& migrations() {
           " fingerprint TEXT,"
           " software TEXT,"
           " source TEXT,"
+          " run_name TEXT NOT NULL,"
           " recorded_utc TEXT NOT NULL,"
-          " UNIQUE (host, command, started_utc))",
+          " UNIQUE (host, command, started_utc, run_name))",
           "CREATE INDEX runs_by_host ON runs (host, started_utc)",
           "CREATE TABLE probes ("
           " run_id BIGINT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
@@ -171,17 +175,21 @@ bool append_history_run(HistoryDatabase& db, const HistoryRun& run) {
   bool added = false;
   in_write_transaction(db, [&] {
     migrate(db);
-    if (!db.query("SELECT id FROM runs WHERE host = ? AND command = ? AND started_utc = ?",
-                  {run.host, run.command, run.started_utc})
+    // The folder's name tells apart runs of one host started in the same second (mpirun -np 4
+    // on one node), and finds a run again when its folder was copied elsewhere.
+    const std::string name = run.source.empty() ? "" : fs::path(run.source).filename().string();
+    if (!db.query("SELECT id FROM runs WHERE host = ? AND command = ? AND started_utc = ? AND run_name = ?",
+                  {run.host, run.command, run.started_utc, name})
              .empty()) {
       return;
     }
     const auto rows = db.query(
         "INSERT INTO runs (host, command, started_utc, finished_utc, mode, overall, pipecheck_version, "
-        "report_version, fingerprint, software, source, recorded_utc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "report_version, fingerprint, software, source, run_name, recorded_utc) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
         "RETURNING id",
         {run.host, run.command, run.started_utc, run.finished_utc, run.mode, run.overall, run.pipecheck_version,
-         integer(run.report_version), run.fingerprint, run.software_json, run.source, utc_now_iso()});
+         integer(run.report_version), run.fingerprint, run.software_json, run.source, name, utc_now_iso()});
     const SqlValue id = rows.at(0).at(0);
     for (const auto& p : run.probes) {
       db.execute("INSERT INTO probes (run_id, stage, probe, status, reason, seconds, conditions) VALUES (?, ?, ?, ?, ?, ?, ?)",

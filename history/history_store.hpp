@@ -25,7 +25,7 @@ int ensure_history_schema(HistoryDatabase& db);
 int history_schema_version(HistoryDatabase& db);
 
 // Appends the run in one transaction (schema included). A run already recorded (same host,
-// command and start) is left as it is: returns false then, true when added.
+// command, start and results folder name) is left as it is: returns false then, true when added.
 bool append_history_run(HistoryDatabase& db, const HistoryRun& run);
 
 // Every recorded run with its measurements, links, faults and adverse verdicts, oldest first

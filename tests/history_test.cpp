@@ -155,6 +155,19 @@ TEST(HistoryStore, ARunGoesInOnceWithEverything) {
   EXPECT_NE(runs[0].software_json.find("kernel"), std::string::npos);
 }
 
+// mpirun -np 4 on one node: four runs of one host started in the same second, in four folders.
+TEST(HistoryStore, RunsOfOneHostInTheSameSecondAreKeptApart) {
+  TemporaryFolder dir("pipecheck-history");
+  const auto db = open_sqlite_history((dir.path() / "history.db").string());
+  std::mt19937 rng(1);
+  const Report report = test::planted_report("node-a", 0, rng);
+  EXPECT_TRUE(append_history_run(*db, history_run_from(report, nullptr, "run", "/r/node-a-20260101T060000Z")));
+  EXPECT_TRUE(append_history_run(*db, history_run_from(report, nullptr, "run", "/r/node-a-20260101T060000Z-2")));
+  // The same folder again, copied elsewhere: already there.
+  EXPECT_FALSE(append_history_run(*db, history_run_from(report, nullptr, "run", "/copy/node-a-20260101T060000Z-2")));
+  EXPECT_EQ(load_history(*db).size(), 2u);
+}
+
 std::vector<HistoryRun> planted_runs_in_memory() {
   std::vector<HistoryRun> runs;
   std::mt19937 rng(20260101);
