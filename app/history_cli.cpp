@@ -20,10 +20,13 @@ namespace pipecheck {
 
 CLI::App* add_history_command(CLI::App& app, HistoryCliState& s) {
   auto* cmd = app.add_subcommand(
-      "history", "Every node's runs over time: drifts against its own past, flapping links, lemon nodes");
+      "history",
+      "Every node's runs over time: drifts against its own past, flapping links, lemon nodes; "
+      "exit 0 nothing flagged, 1 a drift for the worse or a flapping link");
   cmd->add_option("dir", s.dir, "The runs' --out folder; its history.db is read")->capture_default_str();
   cmd->add_option("--history", s.history, "The store instead: a SQLite file or postgresql://user@host/db");
-  cmd->add_option("--import", s.imports, "Add existing run folders (a run folder or a folder of them) first");
+  cmd->add_option("--import", s.imports, "Add existing run folders first: a run folder or a folder of them (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_flag("--json", s.json, "JSON instead of the table: {\"runs\": [...], \"drifts\": [...], \"lemons\": [...]}");
   cmd->add_option("--html", s.html, "Write the page (one chart per figure) here (default DIR/history.html)");
   cmd->add_flag("--no-html", s.no_html, "No HTML page");
