@@ -21,6 +21,8 @@
 #include "inventory/nvml_health.hpp"
 #include "health/expected_machine.hpp"
 #include "health/health_check.hpp"
+#include "history/history_append.hpp"
+#include "history/history_sources.hpp"
 #include "stress/gpu_burn.hpp"
 #include "telemetry/kernel_xids.hpp"
 #include "stress/stress_run.hpp"
@@ -94,6 +96,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   if (!options.expect.empty()) expectations.push_back(load_expectations(options.expect));
   if (!options.baseline.empty()) expectations.push_back(load_baseline_expectations(options.baseline));
 
+  const std::string started_utc = utc_now_iso();
   const SysfsRoot sys(options.sysfs_root);
   InventoryOptions inventory_options;
   inventory_options.cuda = !options.fast;
@@ -159,6 +162,10 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     out << "pipecheck check: healthy (" << what << ")\n";
   }
 
+  if (!options.history.empty()) {
+    const std::string mode = options.fast ? "fast" : options.burn_s ? "burn" : "full";
+    record_in_history(options.history, history_run_from_check(inventory, problems, mode, started_utc), err);
+  }
   if (options.slurm_drain && result == ExitCode::failed) {
     const std::string node = options.node.empty() ? slurm_node_name(std::getenv("SLURMD_NODENAME"), host_name()) : options.node;
     const DrainResult drained = drain_node(options.scontrol, node, drain_reason(problems));
@@ -191,6 +198,7 @@ CLI::App* add_check_command(CLI::App& app, CheckCliState& state) {
       ->check(existing_path_check(PathKind::directory));
   check->add_option("--kernel-log", o.kernel_log, "Where Xids are read from")->capture_default_str();
   check->add_flag("--verbose", o.verbose, "Also say why facts are unknown");
+  check->add_option("--history", o.history, "Append the check to this history store (a SQLite file or postgresql://...)");
   return check;
 }
 

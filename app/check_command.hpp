@@ -29,6 +29,7 @@ struct CheckOptions {
   std::string kernel_log = "/dev/kmsg";
   std::filesystem::path burn_out;  // where the burn's telemetry goes; "" = a temporary folder
   bool verbose = false;            // also the notes (why a fact is unknown)
+  std::string history;             // --history: a store to append the check to; "" = none
 };
 
 // The flags as parsed (strings where run_check validates them).

@@ -14,6 +14,7 @@
 #include "app/check_command.hpp"
 #include "app/probe_catalog.hpp"
 #include "app/compare_cli.hpp"
+#include "app/history_cli.hpp"
 #include "app/number_flag.hpp"
 #include "app/path_flag.hpp"
 #include "app/report_command.hpp"
@@ -152,9 +153,12 @@ int run_command_line(int argc, char** argv) {
   auto* watch = add_watch_command(app, watch_state);
   CheckCliState check_state;
   auto* check = add_check_command(app, check_state);
+  HistoryCliState history_state;
+  auto* history = add_history_command(app, history_state);
+  run->add_option("--history", run_options.history, "History store to append the run to (default OUT/history.db; postgresql://...)");
 
   if (argc >= 2 && argv[1][0] != '-' && !is_command(app, argv[1])) {
-    std::cerr << "pipecheck: unknown command '" << message_line(shortened(argv[1])) << "' (known: inventory, run, report, compare, stress, watch, check)\n";
+    std::cerr << "pipecheck: unknown command '" << message_line(shortened(argv[1])) << "' (known: inventory, run, report, compare, stress, watch, check, history)\n";
     return 2;
   }
   try {
@@ -176,6 +180,7 @@ int run_command_line(int argc, char** argv) {
     if (*watch) return run_watch_command(watch_state);
     if (*check) return run_check_command(check_state);
     if (*compare) return run_compare_command(compare_state, std::cout, std::cerr);
+    if (*history) return run_history_command(history_state, std::cout, std::cerr);
     const bool terminal = isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
     if (*report) {
       report_options.color = !report_no_color && terminal;

@@ -34,6 +34,7 @@
 #include "core/missing_library.hpp"
 #include "pipecheck_config.hpp"
 #include "compare/baseline.hpp"
+#include "history/history_append.hpp"
 #include "judge/inconclusive.hpp"
 #include "judge/judge.hpp"
 #include "budget/workload.hpp"
@@ -466,6 +467,7 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
     throw_errno("rename " + escape_name(folder.string()) + " to", final_folder.string());
   }
   out << "\nresults: " << escape_name(final_folder.string()) << "  (report.html, report.md, junit.xml, pipecheck.prom)\n";
+  record_in_history(options.history, options.out, report, &inventory, "run", fs::absolute(final_folder), err);
   if (!options.prom_textfile.empty()) {
     out << "prometheus: " << escape_name(write_prom_textfile(options.prom_textfile, report, inventory, {}).string()) << "\n";
   }

@@ -27,6 +27,7 @@ struct RunOptions {
   bool color = false;
   int width = 100;                         // columns of the terminal summary
   std::filesystem::path prom_textfile;     // node_exporter textfile folder; empty = none
+  std::string history;                     // history store (--history); empty = OUT/history.db
   std::vector<std::string> storage_paths;  // forwarded to the storage probe as --path
   std::string images_dir;                  // forwarded to the decode probe as --images
   std::string decode_size;                 // forwarded to the decode probe as --size (generated corpus)

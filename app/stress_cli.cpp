@@ -19,7 +19,11 @@
 #include "app/stop_signals.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
+#include "history/history_append.hpp"
+#include "history/history_sources.hpp"
 #include "stress/cpu_burn_isa.hpp"
+
+namespace fs = std::filesystem;
 
 namespace pipecheck {
 
@@ -75,6 +79,7 @@ CLI::App* add_stress_command(CLI::App& app, StressCliState& s) {
   cmd->add_option("--matrix", s.matrix, "GEMM size n (n x n x n)")->check(whole_number_check(256, 32768))->capture_default_str();
   cmd->add_option("--out", s.out, "Folder for telemetry.csv and summary.json (default results/stress-<host>-<time>)");
   cmd->add_flag("--force", s.force, "Replace the telemetry.csv and summary.json of an earlier run in --out");
+  cmd->add_option("--history", s.history, "History store to append the run to (default: history.db beside --out)");
   cmd->add_option("--interval", s.interval, "Telemetry sampling interval")->capture_default_str();
   cmd->add_option("--tolerance", s.tolerance_pct, "A GPU slower than the median by more than this % fails")
       ->check(number_check(0, 100))
@@ -157,6 +162,10 @@ int run_stress_command(const StressCliState& state) {
     const StopSignals signals(on_stop_signal);
     outcome = run_stress(config, with_burn_ceilings(default_stress_hooks(), SysfsRoot(config.sysfs_root)),
                          std::cout);
+    if (outcome.exit_code != 3) {
+      const auto store = history_location(state.history, fs::absolute(config.out_dir).parent_path());
+      record_in_history(store, history_run_from_stress(outcome.summary, fs::absolute(config.out_dir).string()), std::cerr);
+    }
   }
   if (outcome.exit_code == 3) {
     std::cerr << "pipecheck: could not run: " << outcome.error << "\n";

@@ -30,6 +30,7 @@ struct StressCliState {
   int matrix = 8192;
   std::string out;  // "" = results/stress-<host>-<time>
   bool force = false;  // replace an earlier run's files in --out
+  std::string history;  // history store; "" = history.db beside the --out folder
   std::string interval = "1s";
   double tolerance_pct = 10;
   double verify_tolerance = 1e-3;

@@ -11,6 +11,10 @@ pkg_check_modules(TURBOJPEG REQUIRED IMPORTED_TARGET libturbojpeg)
 # hwloc (Debian 12: 2.9) reads the machine's topology: packages, cores, caches, NUMA nodes, PCI tree.
 # 2.8 for the NO_DISTANCES/NO_MEMATTRS/NO_CPUKINDS load flags (set_components is 2.1).
 pkg_check_modules(HWLOC REQUIRED IMPORTED_TARGET hwloc>=2.8)
+# The history store (history/): SQLite for a node's own file, libpq for a fleet's PostgreSQL.
+# 3.35 for RETURNING.
+pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3>=3.35)
+pkg_check_modules(LIBPQ REQUIRED IMPORTED_TARGET libpq)
 # GoogleTest only with the tests (make test; install-deps --with-tests): make bench configures
 # with PIPECHECK_BUILD_TESTS=OFF on a node that has none.
 if(PIPECHECK_BUILD_TESTS)

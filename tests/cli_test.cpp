@@ -137,7 +137,9 @@ TEST(Cli, OddFileNamesNeverCostTheStorageStage) {
   EXPECT_EQ(run.err.find('\x1b'), std::string::npos) << "a raw ESC reached the terminal";
   EXPECT_EQ(run.out.find('\x1b'), std::string::npos) << "a raw ESC reached the terminal";
   fs::path folder;
-  for (const auto& entry : fs::directory_iterator(dir / "out")) folder = entry.path();
+  for (const auto& entry : fs::directory_iterator(dir / "out")) {
+    if (entry.is_directory()) folder = entry.path();  // not history.db beside it
+  }
   const std::string text = read_file(folder / "report.json");
   const auto report = nlohmann::json::parse(text);
   ASSERT_EQ(report["probes"][0]["status"], "ok") << report["probes"][0].dump();

@@ -27,4 +27,9 @@ for log in "${logs[@]}"; do
   grep -q '^PATH=' "$log" || fail "$log: no environment recorded"
   if grep -E '^(OMPI_|PMIX_|PMI_|ORTE_|PRTE_|OPAL_)' "$log"; then fail "mpirun's variables reached the probe ($log)"; fi
 done
-echo "PASSED: 4 runs under mpirun, no launcher variable in any probe's environment"
+# The four runs wrote one history store at once: all four are in it.
+"$pipecheck" history "$work/results" --json --no-html >"$work/history.json" 2>"$work/history.err" ||
+  [[ $? -eq 1 ]] || fail "pipecheck history: $(cat "$work/history.err")"
+recorded=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["runs"]))' "$work/history.json")
+[[ $recorded -eq 4 ]] || fail "expected 4 runs in results/history.db, found $recorded"
+echo "PASSED: 4 runs under mpirun, no launcher variable in any probe's environment, all 4 in the history"

@@ -37,10 +37,12 @@ class RunSuiteTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(out_); }
 
-  // The one run folder inside out_.
+  // The one run folder inside out_ (beside it the history store, history.db).
   fs::path run_folder() const {
     std::vector<fs::path> found;
-    for (const auto& entry : fs::directory_iterator(out_)) found.push_back(entry.path());
+    for (const auto& entry : fs::directory_iterator(out_)) {
+      if (entry.is_directory()) found.push_back(entry.path());
+    }
     EXPECT_EQ(found.size(), 1u);
     return found.empty() ? fs::path() : found.front();
   }
@@ -140,7 +142,7 @@ TEST_F(RunSuiteTest, PromTextfileGetsTheRunsMetrics) {
   run({{"good", "good_probe.sh", false, ""}});
   fs::path folder;
   for (const auto& entry : fs::directory_iterator(out_)) {
-    if (entry.path() != textfile) folder = entry.path();
+    if (entry.is_directory() && entry.path() != textfile) folder = entry.path();
   }
   EXPECT_EQ(read_file(textfile / "pipecheck.prom"), read_file(folder / "pipecheck.prom"));
   EXPECT_NE(stdout_.str().find("prometheus: " + (textfile / "pipecheck.prom").string()), std::string::npos);

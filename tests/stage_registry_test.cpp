@@ -143,7 +143,9 @@ class TestOnlyStage : public ::testing::Test {
     EXPECT_EQ(run_suite(options, probe_catalog(), said, errors), expected_exit) << said.str() << errors.str();
     summary_ = said.str();
     fs::path folder;
-    for (const auto& entry : fs::directory_iterator(options.out)) folder = entry.path();
+    for (const auto& entry : fs::directory_iterator(options.out)) {
+      if (entry.is_directory()) folder = entry.path();  // not history.db beside it
+    }
     return folder;
   }
 
