@@ -429,10 +429,11 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   report.host = host_name();
   report.started_utc = utc_now_iso();
   report.mode = mode_name_of(options.mode);
+  // The machine first: a baseline of another one is refused before anything is written or run.
+  const Inventory inventory = collect_inventory(SysfsRoot(options.sysfs_root));
+  if (!options.baseline.empty()) check_baseline_machine(options.baseline, identity_of(inventory), options.force_baseline);
   const std::string base_name = report.host + "-" + utc_now_compact();
   const fs::path folder = create_run_folder(options.out, base_name);
-
-  const Inventory inventory = collect_inventory(SysfsRoot(options.sysfs_root));
   write_file_atomically(folder / "inventory.json", json_text(nlohmann::json(inventory)) + "\n");
 
   InterruptGuard guard;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <ostream>
 
@@ -329,8 +330,20 @@ void check_baseline_path(const fs::path& baseline_path, bool force) {
   if (!fs::is_directory(folder, error)) {
     throw UsageError(shown + ": cannot be created: " + escape_name(folder.string()) + " is not a folder");
   }
-  if (access(folder.c_str(), W_OK | X_OK) != 0) {
-    throw UsageError(errno_message(shown + ": cannot be created in", folder.string(), errno));
+  // Tried, not asked: access() lets root pass where creating fails (/proc, a read-only mount).
+  std::string trial = (folder / ".pipecheck-baseline-XXXXXX").string();
+  const int fd = mkstemp(trial.data());
+  if (fd < 0) throw UsageError(errno_message(shown + ": cannot be created in", folder.string(), errno));
+  close(fd);
+  unlink(trial.c_str());
+}
+
+void check_baseline_machine(const fs::path& baseline_path, const RunIdentity& current, bool force) {
+  if (force || !fs::exists(baseline_path)) return;
+  const LoadedRun baseline = load_run(baseline_path, force, "--force-baseline");
+  if (const auto difference = identity_difference(baseline.identity, current)) {
+    throw UsageError("--baseline " + escape_name(baseline_path.string()) + " is from " + *difference +
+                     "; delete it to record a new baseline, or pass --force-baseline to compare anyway");
   }
 }
 

@@ -37,6 +37,9 @@ RunIdentity identity_of(const Inventory& inventory);
 std::string describe(const RunIdentity& identity);
 // Empty when both are the same machine, else what differs, naming both sides.
 std::optional<std::string> identity_difference(const RunIdentity& baseline, const RunIdentity& current);
+// Before a run measures anything: an existing baseline of another machine (host or GPU set) is
+// refused now, not after every probe ran. Throws UsageError naming the file and both machines.
+void check_baseline_machine(const std::filesystem::path& baseline_path, const RunIdentity& current, bool force);
 
 // One run as read for comparison.
 struct LoadedRun {

@@ -63,9 +63,11 @@ bool is_progressive_jpeg(const unsigned char* data, std::size_t size);
 // their decode time says nothing about sound images, and a loader would reject them.
 std::string check_jpeg(const std::vector<unsigned char>& bytes, JpegHeader& header);
 
-// Images larger than this (2^28 pixels, 768 MiB as RGB) are left out as "too large": a header can
-// claim any size, and decoding it would allocate before a single check.
-constexpr std::uint64_t kMaxJpegPixels = std::uint64_t{1} << 28;
+// Images larger than this are left out as "too large": a header can claim any size, and decoding
+// it would allocate before a single check (a 1 kB file claiming 16384x16383 took 946 MB). The limit
+// is Pillow's: it refuses twice its MAX_IMAGE_PIXELS (89478485) as a decompression bomb, so a
+// training loader reading through Pillow could not have used such an image either.
+constexpr std::uint64_t kMaxJpegPixels = 2 * std::uint64_t{89478485};
 
 struct JpegFileList {
   std::vector<std::filesystem::path> files;  // sorted by path

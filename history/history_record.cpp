@@ -40,7 +40,7 @@ std::string inventory_fingerprint(const Inventory& inventory) {
   facts["cpu"] = {inventory.cpu.model, inventory.cpu.sockets.value_or(0), inventory.cpu.logical_cpus.value_or(0)};
   facts["memory"] = inventory.memory.total_bytes.value_or(0);
   for (const auto& gpu : inventory.gpus) facts["gpus"].push_back({gpu.name, gpu.uuid, gpu.pci_bdf});
-  for (const auto& disk : inventory.disks) facts["disks"].push_back({disk.name, disk.model, disk.size_bytes});
+  for (const auto& disk : inventory.disks) facts["disks"].push_back({disk.name, disk.model, disk.size_bytes ? nlohmann::json(*disk.size_bytes) : nlohmann::json(nullptr)});
   return fnv1a_hex(facts.dump());
 }
 

@@ -75,7 +75,12 @@ class SqliteDatabase final : public HistoryDatabase {
     for (;;) {
       const int rc = sqlite3_step(statement);
       if (rc == SQLITE_DONE) return;
-      if (rc != SQLITE_ROW) fail("'" + sql.substr(0, 60) + "' failed");
+      if (rc != SQLITE_ROW) {
+        std::string what = "'";  // appended apart: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string
+        what += sql.substr(0, 60);
+        what += "' failed";
+        fail(what);
+      }
       if (rows == nullptr) continue;
       SqlRow row;
       const int columns = sqlite3_column_count(statement);

@@ -5,6 +5,7 @@
 
 #include <exception>
 
+#include "core/stage_names.hpp"
 #include "core/json_input.hpp"
 #include "core/json_field_error.hpp"
 #include "core/number_input.hpp"
@@ -40,7 +41,7 @@ void read_burn_rates(const std::filesystem::path& path, RenderExtras& extras, st
 
 RenderExtras read_render_extras(const std::filesystem::path& folder, std::vector<std::string>& notes) {
   RenderExtras extras;
-  for (const auto& candidate : {folder / kTelemetryFile, folder / "stress" / kTelemetryFile}) {
+  for (const auto& candidate : {folder / kTelemetryFile, folder / stage_name::stress / kTelemetryFile}) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(candidate, error)) continue;
     try {

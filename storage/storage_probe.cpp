@@ -638,6 +638,19 @@ void register_target(Target& t, const Settings& settings) {
   }
 }
 
+// A scratch file the user sized (--file-size) is written whole or refused: capped silently at
+// half the free space it once wrote 41 GB where 200G was asked. The mode's own size is capped.
+void check_requested_scratch(const ProbeOptions& options, const Settings& settings) {
+  const std::string* asked = options.last("file-size");
+  if (asked == nullptr || !settings.paths.empty()) return;
+  const std::uint64_t free_bytes = free_bytes_in(settings.scratch_dir);
+  if (settings.file_size > free_bytes / 2) {
+    throw UsageError("--file-size=" + shortened(*asked) + ": more than half of the " + size_text(free_bytes) +
+                     " free in --scratch-dir " + escape_name(settings.scratch_dir) +
+                     " (a scratch file may take at most half)");
+  }
+}
+
 std::string register_cases(const ProbeOptions& options) {
   const Settings settings = read_settings(options);
   const SysfsRoot sys("/");
@@ -650,6 +663,7 @@ std::string register_cases(const ProbeOptions& options) {
     targets().push_back(std::move(t));
   }
   if (settings.paths.empty()) {
+    check_requested_scratch(options, settings);
     auto t = std::make_unique<Target>();
     t->scratch = ScratchFile::create(settings.scratch_dir, settings.file_size, 0x5eed0000ULL ^ static_cast<std::uint64_t>(getpid()));
     t->target.path = settings.scratch_dir;
@@ -672,6 +686,7 @@ std::string register_cases(const ProbeOptions& options) {
 void check_inputs(const ProbeOptions& options) {
   const Settings settings = read_settings(options);
   const SysfsRoot sys("/");
+  check_requested_scratch(options, settings);
   std::map<std::pair<dev_t, ino_t>, std::string> seen;
   for (const std::string& path : settings.paths) {
     resolve_target(path, sys);

@@ -372,7 +372,9 @@ TEST(HistoryCommand, CheckAndStressAppendToTheStore) {
   for (const auto& run : runs) commands.insert(run.command);
   EXPECT_EQ(commands, (std::set<std::string>{"check", "stress"}));
   for (const auto& run : runs) {
-    if (run.command == "check") EXPECT_FALSE(run.fingerprint.empty());
+    if (run.command == "check") {
+      EXPECT_FALSE(run.fingerprint.empty());
+    }
     if (run.command != "stress") continue;
     ASSERT_EQ(run.measurements.size(), 1u);
     EXPECT_EQ(run.measurements[0].unit, "GFLOP/s");

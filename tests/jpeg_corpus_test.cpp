@@ -116,7 +116,10 @@ TEST(JpegCorpus, TrailersAfterEoiAreSoundAHugeClaimedSizeIsNot) {
   EXPECT_EQ(check_jpeg(trailer, header), "");
   // A header claiming 65000x65000 is refused before any decode buffer is sized from it.
   const auto huge = claiming_size(small_jpeg(96, 64, TJSAMP_420, false), 65000, 65000);
-  EXPECT_EQ(check_jpeg(huge, header), "too large: 65000x65000 (more than 268435456 pixels)");
+  EXPECT_EQ(check_jpeg(huge, header), "too large: 65000x65000 (more than 178956970 pixels)");
+  // Just under 2^28 pixels was decoded (946 MB for a 1 kB file); Pillow refuses it as a bomb.
+  const auto bomb = claiming_size(small_jpeg(96, 64, TJSAMP_420, false), 16384, 16383);
+  EXPECT_EQ(check_jpeg(bomb, header), "too large: 16384x16383 (more than 178956970 pixels)");
 }
 
 TEST(JpegCorpus, UnreadableSubdirectoriesAreNamed) {

@@ -430,3 +430,47 @@ TEST(ProbeArguments, QuickAndFullDiffer) {
 
 }  // namespace
 }  // namespace pipecheck
+
+namespace pipecheck {
+namespace {
+
+// Another machine's baseline is refused before any probe runs and before the run's folder is
+// made (issue 24: it was refused only after every probe had run).
+TEST_F(RunSuiteTest, AnotherMachinesBaselineIsRefusedBeforeAnyProbeRuns) {
+  fs::create_directories(out_);
+  options_.baseline = out_ / "baseline.json";
+  fs::copy_file(fs::path(PIPECHECK_TEST_DATA) / "compare" / "recorded_baseline.json", options_.baseline);
+  try {
+    run({{"good", "good_probe.sh", false, ""}});
+    ADD_FAILURE() << "a baseline of host node-a was taken on this machine";
+  } catch (const UsageError& refused) {
+    EXPECT_NE(std::string(refused.what()).find("node-a"), std::string::npos) << refused.what();
+    EXPECT_NE(std::string(refused.what()).find("--force-baseline"), std::string::npos) << refused.what();
+  }
+  for (const auto& entry : fs::directory_iterator(out_)) {
+    EXPECT_EQ(entry.path().filename(), "baseline.json") << "written before the refusal: " << entry.path();
+  }
+}
+
+}  // namespace
+}  // namespace pipecheck
+
+namespace pipecheck {
+namespace {
+
+// A --baseline that cannot be created is refused before any probe runs, even as root, for whom
+// access() says yes where creating fails (issue 24: refused only after every probe had run).
+TEST_F(RunSuiteTest, ABaselineThatCannotBeCreatedIsRefusedBeforeAnyProbeRuns) {
+  options_.baseline = "/proc/pipecheck-no-such-folder/baseline.json";
+  try {
+    run({{"good", "good_probe.sh", false, ""}});
+    ADD_FAILURE() << "the run went on with a baseline it cannot write";
+  } catch (const UsageError& refused) {
+    EXPECT_NE(std::string(refused.what()).find("--baseline /proc/pipecheck-no-such-folder/baseline.json"),
+              std::string::npos) << refused.what();
+  }
+  EXPECT_FALSE(fs::exists(out_)) << "the run's folder was made before the refusal";
+}
+
+}  // namespace
+}  // namespace pipecheck
