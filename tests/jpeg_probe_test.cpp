@@ -229,7 +229,7 @@ TEST(JpegProbe, BadInputIsOneLineAndExitCode2) {
       {{"--images", "/nonexistent/pipecheck-images"}, "/nonexistent/pipecheck-images"},
       {{"--images", (scratch.path / "images").string()}, "no .jpg/.jpeg files"},
       {{"--size", "20x"}, "--size 20x"},
-      {{"--size", "60000x60000"}, "--size 60000x60000: more than 268435456 pixels"},  // 10 GB as RGB
+      {{"--size", "60000x60000"}, "--size 60000x60000: more than 178956970 pixels"},  // 10 GB as RGB
       {{"--train-size", "big"}, "--train-size big"},
       {{"--quality", "101"}, "--quality=101: expected a whole number from 1 to 100"},
       {{"--threads", "0"}, "--threads 0"},
