@@ -324,7 +324,11 @@ void check_baseline_path(const fs::path& baseline_path, bool force) {
   }
   // It will be created: the nearest existing folder above it must let us create in it.
   fs::path folder = baseline_path.has_parent_path() ? baseline_path.parent_path() : fs::path(".");
-  while (!fs::exists(fs::symlink_status(folder, error)) && folder.has_parent_path() && folder != folder.parent_path()) {
+  while (!fs::exists(fs::symlink_status(folder, error))) {
+    // A relative path ends in the current folder: `results/baseline.json` on a fresh clone, where
+    // `run` makes results/ (it was refused as "results is not a folder": make bench's first run).
+    if (!folder.has_parent_path()) folder = folder.is_relative() ? fs::path(".") : folder;
+    if (folder == "." || folder == folder.parent_path()) break;
     folder = folder.parent_path();
   }
   if (!fs::is_directory(folder, error)) {

@@ -283,3 +283,27 @@ TEST(BaselineIdentity, DifferenceNamesBothSides) {
 
 }  // namespace
 }  // namespace pipecheck
+
+namespace pipecheck {
+namespace {
+
+// make bench on a fresh clone: `run --out results --baseline results/baseline.json` where no
+// results/ exists yet. The relative path ends in the current folder, which may hold it; it was
+// refused as "results is not a folder" and the first bench never ran.
+TEST(BaselinePath, ARelativeBaselineInAFolderStillToBeMadeIsAccepted) {
+  const fs::path dir = fs::temp_directory_path() / ("pipecheck-relative-baseline-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path before = fs::current_path();
+  fs::current_path(dir);
+  EXPECT_NO_THROW(check_baseline_path("results/baseline.json", false));
+  EXPECT_NO_THROW(check_baseline_path("baseline.json", false));
+  EXPECT_NO_THROW(check_baseline_path("a/b/baseline.json", false));
+  EXPECT_FALSE(fs::exists(dir / "results")) << "a check creates nothing";
+  EXPECT_TRUE(fs::is_empty(dir)) << "its trial file is gone";
+  fs::current_path(before);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace pipecheck
