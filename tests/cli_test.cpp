@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "core/file_io.hpp"
+#include "tests/pipecheck_cli.hpp"
 #include "core/process_runner.hpp"
 #include "core/sysfs.hpp"
 #include "tests/tool_runner.hpp"
@@ -18,25 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  ProcessResult process;
-  std::string out;
-  std::string err;
-};
-
-CliRun run_pipecheck(std::vector<std::string> args) {
-  const fs::path dir = fs::temp_directory_path() / ("pipecheck-cli-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  ProcessSpec spec;
-  spec.argv = {std::string(PIPECHECK_BIN_DIR) + "/pipecheck"};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.stdout_path = dir / "out";
-  spec.stderr_path = dir / "err";
-  spec.time_limit = std::chrono::seconds(60);
-  CliRun run{run_process(spec), read_file(dir / "out"), read_file(dir / "err")};
-  fs::remove_all(dir);
-  return run;
-}
+using testing::CliRun;
+using testing::run_pipecheck;
 
 void expect_usage_error(const CliRun& run, const std::string& names) {
   EXPECT_EQ(run.process.ending, ProcessResult::Ending::exited);

@@ -10,6 +10,7 @@
 
 #include "core/file_io.hpp"
 #include "core/process_runner.hpp"
+#include "tests/pipecheck_cli.hpp"
 
 namespace pipecheck {
 namespace {
@@ -44,24 +45,8 @@ TEST(JsonInput, SizeLimitIsANamedError) {
   EXPECT_EQ(parse_json(R"({"a": 1})")["a"], 1);
 }
 
-struct CliRun {
-  ProcessResult process;
-  std::string err;
-};
-
-CliRun run_pipecheck(const std::vector<std::string>& args) {
-  const fs::path dir = fs::temp_directory_path() / ("pipecheck-json-input-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  ProcessSpec spec;
-  spec.argv = {std::string(PIPECHECK_BIN_DIR) + "/pipecheck"};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.stdout_path = dir / "out";
-  spec.stderr_path = dir / "err";
-  spec.time_limit = std::chrono::seconds(60);
-  CliRun run{run_process(spec), read_file(dir / "err")};
-  fs::remove_all(dir);
-  return run;
-}
+using testing::CliRun;
+using testing::run_pipecheck;
 
 class DeepJsonTest : public ::testing::Test {
  protected:

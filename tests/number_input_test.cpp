@@ -18,6 +18,7 @@
 #include "core/process_runner.hpp"
 #include "compare/baseline.hpp"
 #include "telemetry/telemetry_csv.hpp"
+#include "tests/pipecheck_cli.hpp"
 
 namespace pipecheck {
 namespace {
@@ -25,24 +26,10 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct CliRun {
-  ProcessResult process;
-  std::string out;
-  std::string err;
-};
+using testing::CliRun;
 
-CliRun run_pipecheck(std::vector<std::string> args) {
-  const fs::path dir = fs::temp_directory_path() / ("pipecheck-number-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  ProcessSpec spec;
-  spec.argv = {std::string(PIPECHECK_BIN_DIR) + "/pipecheck"};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.stdout_path = dir / "out";
-  spec.stderr_path = dir / "err";
-  spec.time_limit = std::chrono::seconds(30);  // `run --wait-quiet nan` hung here
-  CliRun run{run_process(spec), read_file(dir / "out"), read_file(dir / "err")};
-  fs::remove_all(dir);
-  return run;
+CliRun run_pipecheck(const std::vector<std::string>& args) {
+  return testing::run_pipecheck(args, std::chrono::seconds(30));  // `run --wait-quiet nan` hung here
 }
 
 // Exit 2 at once, one line naming the flag and `says`, no 309-digit bound, no "out of range".

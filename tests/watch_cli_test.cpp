@@ -7,6 +7,7 @@
 
 #include "core/file_io.hpp"
 #include "core/process_runner.hpp"
+#include "tests/pipecheck_cli.hpp"
 #include "tests/watch_test_support.hpp"
 #include "watch/watch_csv.hpp"
 
@@ -15,23 +16,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  ProcessResult process;
-  std::string out;
-  std::string err;
-};
+using testing::CliRun;
 
 const std::string kPipecheck = std::string(PIPECHECK_BIN_DIR) + "/pipecheck";
 
-CliRun run_pipecheck(const fs::path& dir, std::vector<std::string> args) {
-  ProcessSpec spec;
-  spec.argv = {kPipecheck};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.stdout_path = dir / "stdout";
-  spec.stderr_path = dir / "stderr";
-  spec.time_limit = std::chrono::seconds(60);
-  return CliRun{run_process(spec), read_file(dir / "stdout"), read_file(dir / "stderr")};
-}
+CliRun run_pipecheck(const fs::path& dir, std::vector<std::string> args) { return testing::run_pipecheck_in(dir, args); }
 
 TEST(WatchCli, OutputAndExitCodePassThrough) {
   const auto dir = watch_test::scratch("cli-pass");
