@@ -19,6 +19,7 @@
 #include "compare/baseline.hpp"
 #include "telemetry/telemetry_csv.hpp"
 #include "tests/pipecheck_cli.hpp"
+#include "tests/report_refusal.hpp"
 
 namespace pipecheck {
 namespace {
@@ -142,17 +143,7 @@ class NumberFilesTest : public ::testing::Test {
   }
 
   // The refusal of `pipecheck report` (in-process), or "" when it ran.
-  std::string refusal() {
-    ReportOptions options;
-    options.folder = dir_;
-    std::ostringstream out, err;
-    try {
-      report_folder(options, out, err);
-    } catch (const UsageError& error) {
-      return error.what();
-    }
-    return "";
-  }
+  std::string refusal() { return testing::report_refusal(dir_); }
 
   fs::path dir_;
 };

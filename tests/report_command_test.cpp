@@ -14,6 +14,7 @@
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/outcome.hpp"
+#include "tests/report_refusal.hpp"
 
 namespace pipecheck {
 namespace {
@@ -35,17 +36,7 @@ class ReportCommandTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   // The UsageError's text, or "" when the command ran.
-  std::string refusal() {
-    ReportOptions options;
-    options.folder = dir_;
-    std::ostringstream out, err;
-    try {
-      report_folder(options, out, err);
-    } catch (const UsageError& error) {
-      return error.what();
-    }
-    return "";
-  }
+  std::string refusal() { return testing::report_refusal(dir_); }
 
   void edit(const char* name, const std::function<void(json&)>& change) {
     json document = json::parse(read_file(dir_ / name));
