@@ -212,7 +212,12 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
   }
   ProcessSpec spec;
   spec.argv = {(probe_dir / probe.executable).string()};
-  for (const auto& arg : probe_arguments(options.mode)) spec.argv.push_back(arg);
+  std::optional<VerdictInputs> verdicts;
+  if (options.baseline.empty()) {
+    verdicts = VerdictInputs{fs::absolute(folder / "inventory.json"),
+                             options.profile_path.empty() ? fs::path() : fs::absolute(options.profile_path)};
+  }
+  for (const auto& arg : probe_arguments(options.mode, verdicts)) spec.argv.push_back(arg);
   for (const auto& arg : stage_arguments(probe.stage, options, folder)) spec.argv.push_back(arg);
   spec.stdout_path = folder / (probe.stage + ".stdout");
   spec.stderr_path = folder / (probe.stage + ".log");
@@ -294,23 +299,39 @@ const char* mode_name_of(ProbeMode mode) {
   }
 }
 
-std::vector<std::string> probe_arguments(ProbeMode mode) {
-  // The minimum time keeps each repetition long enough to swamp timer and warm-up noise; the
-  // repetitions (core/stopping_rule) are a fixed 5 in quick mode, else repeated until the
-  // median's noise is under 2% or the case's time cap.
-  switch (mode) {
-    case ProbeMode::quick:
-      return {"--benchmark_format=json", "--benchmark_min_time=0.05", "--pipecheck_quick",
-              "--pipecheck_repetitions=5"};
-    case ProbeMode::full:
-      return {"--benchmark_format=json", "--benchmark_min_time=0.5", "--pipecheck_full",
-              "--pipecheck_min_repetitions=10", "--pipecheck_max_repetitions=200",
-              "--pipecheck_target_noise=2", "--pipecheck_case_seconds=60"};
-    default:
-      return {"--benchmark_format=json", "--benchmark_min_time=0.2",
-              "--pipecheck_min_repetitions=5", "--pipecheck_max_repetitions=100",
-              "--pipecheck_target_noise=2", "--pipecheck_case_seconds=10"};
+std::vector<std::string> probe_arguments(ProbeMode mode, const std::optional<VerdictInputs>& verdicts) {
+  // The minimum time keeps each repetition long enough to swamp timer and warm-up noise.
+  std::vector<std::string> args;
+  if (mode == ProbeMode::full) {
+    return {"--benchmark_format=json", "--benchmark_min_time=0.5", "--pipecheck_full",
+            "--pipecheck_min_repetitions=10", "--pipecheck_max_repetitions=200",
+            "--pipecheck_target_noise=2", "--pipecheck_case_seconds=60"};
   }
+  if (!verdicts) {
+    // A baseline is recorded or compared: compare counts a 3% change, so each median is held to
+    // 2% (both together: 2.8%).
+    if (mode == ProbeMode::quick) {
+      return {"--benchmark_format=json", "--benchmark_min_time=0.05", "--pipecheck_quick", "--pipecheck_repetitions=5"};
+    }
+    return {"--benchmark_format=json", "--benchmark_min_time=0.2",
+            "--pipecheck_min_repetitions=5", "--pipecheck_max_repetitions=100",
+            "--pipecheck_target_noise=2", "--pipecheck_case_seconds=10"};
+  }
+  // Verdicts decide: a judged figure stops once more repetitions cannot change its verdict;
+  // quick holds figures without a threshold to nothing but the minimum count, standard to the
+  // 3% change compare counts.
+  if (mode == ProbeMode::quick) {
+    args = {"--benchmark_format=json", "--benchmark_min_time=0.05", "--pipecheck_quick",
+            "--pipecheck_min_repetitions=5", "--pipecheck_max_repetitions=30",
+            "--pipecheck_target_noise=none", "--pipecheck_case_seconds=1"};
+  } else {
+    args = {"--benchmark_format=json", "--benchmark_min_time=0.1",
+            "--pipecheck_min_repetitions=5", "--pipecheck_max_repetitions=100",
+            "--pipecheck_target_noise=3", "--pipecheck_case_seconds=2.5"};
+  }
+  args.push_back("--pipecheck_verdict_inventory=" + verdicts->inventory.string());
+  if (!verdicts->profile.empty()) args.push_back("--pipecheck_verdict_profile=" + verdicts->profile.string());
+  return args;
 }
 
 std::vector<std::string> stage_arguments(const std::string& stage, const RunOptions& options,

@@ -53,8 +53,18 @@ std::vector<std::string> probe_environment(const std::vector<std::string>& ours,
 std::vector<std::string> stage_arguments(const std::string& stage, const RunOptions& options,
                                          const std::filesystem::path& run_folder);
 
-// Google Benchmark flags for a mode (repetitions, minimum time) plus pipecheck's own.
-std::vector<std::string> probe_arguments(ProbeMode mode);
+// What a run without --baseline gives its probes to decide verdicts with (core/stopping_rule):
+// the run's inventory.json and its acceptance profile (empty: the default).
+struct VerdictInputs {
+  std::filesystem::path inventory;
+  std::filesystem::path profile;
+};
+
+// Google Benchmark flags for a mode (repetitions, minimum time) plus pipecheck's own. With
+// `verdicts`, quick and standard runs stop each judged figure once its verdict is decided;
+// without (a --baseline run, where the spread matters, and --full), every figure is repeated to
+// the noise a baseline compare needs (2%) or its time cap.
+std::vector<std::string> probe_arguments(ProbeMode mode, const std::optional<VerdictInputs>& verdicts = std::nullopt);
 int default_timeout_seconds(ProbeMode mode);
 const char* mode_name_of(ProbeMode mode);
 

@@ -53,8 +53,15 @@ const std::vector<ProbeFlag>& common_flags() {
       {"pipecheck_repetitions", "N", "exactly N repetitions of each case (no stopping rule)", whole_number(1, 10000)},
       {"pipecheck_min_repetitions", "N", "at least N repetitions of each case", whole_number(1, 10000)},
       {"pipecheck_max_repetitions", "N", "at most N repetitions of each case", whole_number(1, 10000)},
-      {"pipecheck_target_noise", "PCT", "stop once the median's noise is under PCT percent (default 2)", some_text()},
+      {"pipecheck_target_noise", "PCT",
+       "stop once the median's noise is under PCT percent (default 2); with verdicts to decide, \"none\": figures "
+       "without a threshold stop at the minimum count", some_text()},
       {"pipecheck_case_seconds", "S", "stop repeating a case after S seconds", some_text()},
+      {"pipecheck_verdict_inventory", "FILE",
+       "stop a judged figure once its verdict is decided, judging against this inventory.json (what `pipecheck run` "
+       "passes without --baseline)", some_text()},
+      {"pipecheck_verdict_profile", "FILE", "the acceptance profile those verdicts use (default: the built-in one)",
+       some_text()},
   };
   return flags;
 }
@@ -197,6 +204,7 @@ int run_probe_main(int argc, char** argv, const std::string& stage, const std::s
   ProbeOptions options;
   BenchmarkFlags benchmark_flags;
   RepetitionPolicy repetitions;
+  CaseDecider decider;
   try {
     options = take_probe_flags(argc, argv, flags);
     // Repetitions and their stopping rule (core/stopping_rule): one block, kept apart.
@@ -206,6 +214,10 @@ int run_probe_main(int argc, char** argv, const std::string& stage, const std::s
       throw UsageError("--benchmark_repetitions excludes pipecheck's --pipecheck_*repetitions, "
                        "--pipecheck_target_noise and --pipecheck_case_seconds: give one or the other");
     }
+    if (options.last("verdict_profile") && !options.last("verdict_inventory")) {
+      throw UsageError("--pipecheck_verdict_profile needs --pipecheck_verdict_inventory");
+    }
+    if (!options.check_inputs_only) decider = verdict_case_decider(stage, probe, options);
     g_help_text = probe_flags_help(flags);
     benchmark::Initialize(&argc, argv, print_help);
     refuse_leftovers(argc, argv, flags);
@@ -243,7 +255,7 @@ int run_probe_main(int argc, char** argv, const std::string& stage, const std::s
     return 3;
   }
   try {
-    run_registered_cases(repetitions, benchmark_flags, argv[0]);
+    run_registered_cases(repetitions, benchmark_flags, argv[0], decider);
   } catch (const std::exception& error) {
     std::cerr << probe << ": could not run: " << error.what() << "\n";
     return 3;

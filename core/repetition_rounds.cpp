@@ -126,7 +126,34 @@ void run_group_round(Group& group, std::vector<CaseRuns>& cases) {
   }
 }
 
-void decide_group(Group& group, std::vector<CaseRuns>& cases, const RepetitionPolicy& policy) {
+void report_all(benchmark::BenchmarkReporter& reporter, const std::vector<CaseRuns>& cases);
+
+// The JSON document of every case's runs so far, as the driver would read it.
+std::string runs_so_far_json(const std::vector<CaseRuns>& cases) {
+  std::ostringstream text, discarded;
+  benchmark::JSONReporter reporter;
+  reporter.SetOutputStream(&text);
+  reporter.SetErrorStream(&discarded);
+  report_all(reporter, cases);
+  return text.str();
+}
+
+// The judge's word on each member of the group (none when the policy decides no verdicts).
+std::vector<CaseDecision> group_decisions(const Group& group, const std::vector<CaseRuns>& cases,
+                                          const RepetitionPolicy& policy, const CaseDecider& decider) {
+  std::vector<CaseDecision> decisions;
+  if (!policy.decide_verdicts || !decider) return decisions;
+  const std::map<std::string, CaseDecision> by_key = decider(runs_so_far_json(cases));
+  for (std::size_t i : group.members) {
+    if (cases[i].error) continue;
+    const auto it = by_key.find(measurement_key(cases[i].name));
+    decisions.push_back(it == by_key.end() ? CaseDecision{} : it->second);
+  }
+  return decisions;
+}
+
+void decide_group(Group& group, std::vector<CaseRuns>& cases, const RepetitionPolicy& policy,
+                  const CaseDecider& decider) {
   std::vector<std::vector<double>> values;
   for (std::size_t i : group.members) {
     if (!cases[i].error) values.push_back(cases[i].values);
@@ -136,12 +163,24 @@ void decide_group(Group& group, std::vector<CaseRuns>& cases, const RepetitionPo
     for (std::size_t i : group.members) cases[i].stop = "stopped: the case reported an error";
     return;
   }
-  const StopReason reason = group_stop_reason(values, group.seconds, policy);
+  // Below the minimum nothing stops: the judge is not asked.
+  std::size_t done = values.front().size();
+  for (const auto& member : values) done = std::min(done, member.size());
+  std::vector<CaseDecision> decisions;
+  if (static_cast<int>(done) >= policy.min_repetitions) decisions = group_decisions(group, cases, policy, decider);
+  const StopReason reason = group_stop_reason(values, group.seconds, policy, decisions);
   if (reason == StopReason::running) return;
   group.done = true;
+  std::size_t member = 0;
   for (std::size_t i : group.members) {
     CaseRuns& c = cases[i];
-    c.stop = c.error ? "stopped: the case reported an error" : describe_stop(reason, c.values, policy);
+    if (c.error) {
+      c.stop = "stopped: the case reported an error";
+    } else {
+      const CaseDecision decision = member < decisions.size() ? decisions[member] : CaseDecision{};
+      ++member;
+      c.stop = describe_stop(reason, c.values, policy, decision, group.seconds, static_cast<int>(group.members.size()));
+    }
     std::cerr << c.name << ": " << c.stop << "\n";
   }
 }
@@ -168,9 +207,7 @@ void report_all(benchmark::BenchmarkReporter& reporter, const std::vector<CaseRu
   reporter.Finalize();
 }
 
-void report_rounds(std::vector<CaseRuns>& cases, const RepetitionPolicy& policy, const BenchmarkFlags& flags) {
-  benchmark::AddCustomContext("pipecheck_repetition_rule", policy.describe());
-  benchmark::AddCustomContext("pipecheck_interleaved", "threads");
+void report_rounds(std::vector<CaseRuns>& cases, const BenchmarkFlags& flags) {
   for (CaseRuns& c : cases) {
     for (std::size_t i = 0; i < c.runs.size(); ++i) {
       c.runs[i].repetition_index = static_cast<int64_t>(i);
@@ -188,10 +225,14 @@ void report_rounds(std::vector<CaseRuns>& cases, const RepetitionPolicy& policy,
   report_all(*reporter, cases);
 }
 
-void run_in_rounds(const RepetitionPolicy& policy, const BenchmarkFlags& flags, const char* argv0) {
+void run_in_rounds(const RepetitionPolicy& policy, const BenchmarkFlags& flags, const char* argv0,
+                   const CaseDecider& decider) {
   std::vector<CaseRuns> cases;
   for (const auto& name : registered_case_names(argv0)) cases.push_back({name, {}, {}, false, ""});
   std::vector<Group> groups = group_cases(cases);
+  // Before the first round: the judge reads them from each round's document too.
+  benchmark::AddCustomContext("pipecheck_repetition_rule", policy.describe());
+  benchmark::AddCustomContext("pipecheck_interleaved", "threads");
   set_benchmark_flags(argv0, {"--benchmark_repetitions=1", "--benchmark_enable_random_interleaving=true"});
   std::mt19937 shuffle(std::random_device{}());
   while (true) {
@@ -203,10 +244,10 @@ void run_in_rounds(const RepetitionPolicy& policy, const BenchmarkFlags& flags, 
     std::shuffle(going.begin(), going.end(), shuffle);  // drift in time spreads over every group
     for (Group* group : going) {
       run_group_round(*group, cases);
-      decide_group(*group, cases, policy);
+      decide_group(*group, cases, policy, decider);
     }
   }
-  report_rounds(cases, policy, flags);
+  report_rounds(cases, flags);
 }
 
 }  // namespace
@@ -247,9 +288,10 @@ std::string exact_name_pattern(const std::string& name) {
   return pattern;
 }
 
-void run_registered_cases(const RepetitionPolicy& policy, const BenchmarkFlags& flags, const char* argv0) {
+void run_registered_cases(const RepetitionPolicy& policy, const BenchmarkFlags& flags, const char* argv0,
+                          const CaseDecider& decider) {
   if (!flags.repetitions && !flags.list_tests && !g_keep_registration_order) {
-    run_in_rounds(policy, flags, argv0);
+    run_in_rounds(policy, flags, argv0, decider);
     return;
   }
   // Google Benchmark's own way, with the --benchmark_out flags given back to it.

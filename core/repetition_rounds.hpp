@@ -7,6 +7,8 @@
 // stopped in the context ("pipecheck_stop:<case>").
 #pragma once
 
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,9 +31,21 @@ BenchmarkFlags take_benchmark_flags(int& argc, char** argv);
 // own way, the policy's minimum as a fixed count, in registration order.
 void keep_registration_order();
 
-// Runs the registered cases: in rounds by `policy`, or Google Benchmark's own way when the user
-// gave --benchmark_repetitions or --benchmark_list_tests, or keep_registration_order() was called.
-void run_registered_cases(const RepetitionPolicy& policy, const BenchmarkFlags& flags, const char* argv0);
+// What the judge makes of the repetitions so far: given the Google Benchmark JSON document of
+// every case's runs up to now (what the driver will parse), the decision per measurement key
+// (core/benchmark_json measurement_key) of each figure it judges. judge/verdict_decider makes one.
+using CaseDecider = std::function<std::map<std::string, CaseDecision>(const std::string& benchmark_json)>;
+
+// The judge's decider for a probe given --pipecheck_verdict_inventory (and
+// --pipecheck_verdict_profile). Defined with the judge (judge/verdict_decider.cpp), so core
+// reaches it without including it. Throws UsageError naming an unreadable file.
+CaseDecider verdict_case_decider(const std::string& stage, const std::string& probe, const ProbeOptions& options);
+
+// Runs the registered cases: in rounds by `policy` (asking `decider`, when the policy decides
+// verdicts), or Google Benchmark's own way when the user gave --benchmark_repetitions or
+// --benchmark_list_tests, or keep_registration_order() was called.
+void run_registered_cases(const RepetitionPolicy& policy, const BenchmarkFlags& flags, const char* argv0,
+                          const CaseDecider& decider = {});
 
 // "decode/full/real_time/threads:1" as a POSIX extended regular expression matching only itself.
 std::string exact_name_pattern(const std::string& name);

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "core/errors.hpp"
 #include "core/median_interval.hpp"
@@ -64,8 +65,14 @@ const char* const kRuleFlags[] = {"target_noise", "case_seconds"};
 
 std::string RepetitionPolicy::describe() const {
   if (fixed()) return std::to_string(min_repetitions) + (min_repetitions == 1 ? " repetition" : " repetitions");
-  std::string text = std::to_string(min_repetitions) + " to " + std::to_string(max_repetitions) +
-                     " repetitions until the median's noise is <= " + number_text(target_noise_percent) + "%";
+  const std::string noise_rule = "the median's noise is <= " + number_text(target_noise_percent) + "%";
+  std::string text = std::to_string(min_repetitions) + " to " + std::to_string(max_repetitions) + " repetitions until ";
+  if (!decide_verdicts) {
+    text += noise_rule;
+  } else {
+    text += "each verdict is decided (figures without a threshold: " +
+            (hold_figures_to_noise ? "until " + noise_rule : std::to_string(min_repetitions) + " repetitions") + ")";
+  }
   if (case_seconds > 0) text += ", at most " + number_text(case_seconds) + " s a case";
   return text;
 }
@@ -106,7 +113,17 @@ RepetitionPolicy repetition_policy(const ProbeOptions& options) {
                        ": below the minimum of " + std::to_string(policy.min_repetitions) + " repetitions");
     }
   }
-  policy.target_noise_percent = figure_flag(options, "target_noise", policy.target_noise_percent, 100);
+  const std::string* noise = options.last("target_noise");
+  if (noise != nullptr && *noise == "none") {
+    policy.hold_figures_to_noise = false;
+  } else {
+    policy.target_noise_percent = figure_flag(options, "target_noise", policy.target_noise_percent, 100);
+  }
+  policy.decide_verdicts = options.last("verdict_inventory") != nullptr;
+  if (!policy.hold_figures_to_noise && !policy.decide_verdicts) {
+    throw UsageError("--pipecheck_target_noise=none: only with --pipecheck_verdict_inventory (without verdicts to "
+                     "decide, nothing would stop a case before its maximum)");
+  }
   // Quick mode has no cap (its count is fixed); a count range given to it takes the standard cap.
   const double default_cap =
       policy.case_seconds > 0 ? policy.case_seconds : default_repetition_policy(ProbeMode::standard).case_seconds;
@@ -114,41 +131,89 @@ RepetitionPolicy repetition_policy(const ProbeOptions& options) {
   return policy;
 }
 
+namespace {
+
+bool quiet(const std::vector<double>& values, const RepetitionPolicy& policy) {
+  const auto noise = median_noise_percent(values);
+  return noise && *noise <= policy.target_noise_percent;
+}
+
+// With verdicts to decide: every judged member decided (the unjudged ones are the references
+// of those verdicts and stop with them), or, in a group nothing judges, the figures settled.
+std::optional<StopReason> verdict_stop(const std::vector<std::vector<double>>& values, const RepetitionPolicy& policy,
+                                       const std::vector<CaseDecision>& decisions) {
+  bool any_judged = false, all_decided = true;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i >= decisions.size() || !decisions[i].judged) continue;
+    any_judged = true;
+    all_decided = all_decided && decisions[i].decided;
+  }
+  if (any_judged) return all_decided ? std::optional(StopReason::decided) : std::nullopt;
+  if (!policy.hold_figures_to_noise) return StopReason::minimum_count;
+  return std::nullopt;
+}
+
+}  // namespace
+
 StopReason group_stop_reason(const std::vector<std::vector<double>>& values, double seconds,
-                             const RepetitionPolicy& policy) {
+                             const RepetitionPolicy& policy, const std::vector<CaseDecision>& decisions) {
   std::size_t done = values.empty() ? 0 : values.front().size();
   for (const auto& member : values) done = std::min(done, member.size());
   const int members = static_cast<int>(std::max<std::size_t>(values.size(), 1));
   if (static_cast<int>(done) < policy.min_repetitions) return StopReason::running;
   if (policy.fixed()) return StopReason::fixed_count;
-  bool all_quiet = true;
-  for (const auto& member : values) {
-    const auto noise = median_noise_percent(member);
-    all_quiet = all_quiet && noise && *noise <= policy.target_noise_percent;
+  if (policy.decide_verdicts) {
+    if (const auto stop = verdict_stop(values, policy, decisions)) return *stop;
   }
-  if (all_quiet) return StopReason::converged;
+  bool all_quiet = true;
+  for (const auto& member : values) all_quiet = all_quiet && quiet(member, policy);
+  if (all_quiet && policy.hold_figures_to_noise) return StopReason::converged;
   if (static_cast<int>(done) >= policy.max_repetitions) return StopReason::max_repetitions;
   if (policy.case_seconds > 0 && seconds >= policy.case_seconds * members) return StopReason::time_cap;
   return StopReason::running;
 }
 
-std::string describe_stop(StopReason reason, const std::vector<double>& values, const RepetitionPolicy& policy) {
+namespace {
+
+std::string stop_words(StopReason reason, const std::vector<double>& values, const RepetitionPolicy& policy,
+                       const CaseDecision& decision) {
   const std::string count = std::to_string(values.size()) + (values.size() == 1 ? " repetition" : " repetitions");
   const std::string target = "target " + number_text(policy.target_noise_percent) + "%";
+  // A judged figure says its verdict; an unjudged one says what it was held to.
+  const std::string undecided = decision.judged ? ": verdict not decided: " + decision.why : "";
   switch (reason) {
     case StopReason::converged:
       return "converged: " + noise_text(values) + " <= " + number_text(policy.target_noise_percent) + "% after " + count;
+    case StopReason::decided:
+      if (decision.judged) return "verdict decided after " + count + ": " + decision.why;
+      return "stopped with the verdicts it is the reference of, after " + count + ": " + noise_text(values);
+    case StopReason::minimum_count:
+      return "minimum of " + count + " (no threshold to decide): " + noise_text(values);
     case StopReason::max_repetitions:
-      return "maximum of " + count + ": " + noise_text(values) + ", " + target;
+      return "maximum of " + count + ": " + noise_text(values) + (decision.judged ? undecided : ", " + target);
     case StopReason::time_cap:
       return "time cap (" + number_text(policy.case_seconds) + " s a case) after " + count + ": " + noise_text(values) +
-             ", " + target;
+             (decision.judged ? undecided : ", " + target);
     case StopReason::fixed_count:
       return "fixed count of " + count + ": " + noise_text(values);
     case StopReason::running:
       break;
   }
   return "stopped after " + count + ": " + noise_text(values);
+}
+
+}  // namespace
+
+std::string describe_stop(StopReason reason, const std::vector<double>& values, const RepetitionPolicy& policy,
+                          const CaseDecision& decision, double seconds, int group_size) {
+  std::string text = stop_words(reason, values, policy, decision);
+  if (seconds > 0) {
+    char took[64];
+    std::snprintf(took, sizeof took, "; %.1f s", seconds);
+    text += took;
+    if (group_size > 1) text += " for its group of " + std::to_string(group_size);
+  }
+  return text;
 }
 
 std::string scaling_group_key(const std::string& run_name) {

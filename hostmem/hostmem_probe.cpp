@@ -9,8 +9,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 #include <set>
 #include <thread>
 
@@ -70,19 +73,72 @@ std::uint64_t sum_words(const std::uint64_t* words, std::size_t count) {
   return total;
 }
 
+// One thread's buffers of the case now running, and the byte its last write pass stored.
+struct ThreadBuffers {
+  Buffer source, target;
+  std::uint64_t seed = 0;
+  unsigned char fill = 0;
+};
+
+std::size_t physical_memory_bytes();
+
+// The buffers of the operation now running (its 1-thread and all-core cases, which the rounds
+// interleave), kept across Google Benchmark's calls (its iteration estimate calls a case two or
+// three times a repetition): allocating and touching a GiB on every call took longer than the
+// timed loop. Another operation frees them first, and so does a case whose buffers would take
+// the held bytes past half the memory. Each thread allocates and touches its own (NUMA first
+// touch).
+class CaseBuffers {
+ public:
+  ThreadBuffers* for_thread(const std::string& op, int threads, int thread, std::size_t case_bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::string key = op + "/" + std::to_string(threads);
+    if (op != op_) {
+      cases_.clear();
+      held_bytes_ = 0;
+      op_ = op;
+    }
+    auto it = cases_.find(key);
+    if (it == cases_.end()) {
+      if (held_bytes_ + case_bytes > physical_memory_bytes() / 2) {
+        cases_.clear();
+        held_bytes_ = 0;
+      }
+      it = cases_.emplace(key, std::vector<ThreadBuffers>(static_cast<std::size_t>(threads))).first;
+      held_bytes_ += case_bytes;
+    }
+    return &it->second[static_cast<std::size_t>(thread)];
+  }
+
+ private:
+  std::mutex mutex_;
+  std::string op_;
+  std::map<std::string, std::vector<ThreadBuffers>> cases_;
+  std::size_t held_bytes_ = 0;
+};
+CaseBuffers g_case_buffers;
+
 void run_operation(benchmark::State& state, const Operation& op, std::size_t total_bytes) {
   const auto threads = static_cast<std::size_t>(state.threads());
   const std::size_t slice = std::max<std::size_t>(total_bytes / threads / 64 * 64, 64);
-  const std::uint64_t seed = 0x9e3779b97f4a7c15ULL * (state.thread_index() + 1);
-  Buffer source = make_buffer(slice, seed);
-  Buffer target = op.arrays == 2 ? make_buffer(slice, 0) : nullptr;
-  if (!source || (op.arrays == 2 && !target)) {
+  ThreadBuffers& mine =
+      *g_case_buffers.for_thread(op.name, state.threads(), state.thread_index(), slice * threads * op.arrays);
+  if (!mine.source) {
+    mine.seed = 0x9e3779b97f4a7c15ULL * (state.thread_index() + 1);
+    mine.source = make_buffer(slice, mine.seed);
+    if (op.arrays == 2) mine.target = make_buffer(slice, 0);
+  }
+  if (!mine.source || (op.arrays == 2 && !mine.target)) {
     state.SkipWithError("aligned_alloc failed: not enough host memory for the buffer");
     return;
   }
+  const Buffer& source = mine.source;
+  const Buffer& target = mine.target;
+  const std::uint64_t seed = mine.seed;
   const std::string name = op.name;
   std::uint64_t last_sum = 0;
-  unsigned char fill = 0;
+  // Continues from the last call's byte, so a pass that wrote nothing cannot pass the check.
+  unsigned char fill = mine.fill;
   for (auto _ : state) {
     if (name == "memcpy") {
       std::memcpy(target.get(), source.get(), slice);
@@ -103,6 +159,7 @@ void run_operation(benchmark::State& state, const Operation& op, std::size_t tot
   if (name == "memcpy") wrong = verify_memcpy(reinterpret_cast<const unsigned char*>(target.get()), source_bytes, slice);
   if (name == "read") wrong = verify_read(source.get(), slice / 8, seed, last_sum);
   if (name == "write") wrong = verify_fill(source_bytes, slice, fill);
+  mine.fill = fill;
   const bool correct = wrong.empty();
   if (!correct) {
     const std::string where = threads > 1 ? " (thread " + std::to_string(state.thread_index()) + "'s slice)" : "";

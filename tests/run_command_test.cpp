@@ -428,6 +428,28 @@ TEST(ProbeArguments, QuickAndFullDiffer) {
   EXPECT_LT(default_timeout_seconds(ProbeMode::quick), default_timeout_seconds(ProbeMode::full));
 }
 
+// Without a baseline the probes decide verdicts against the run's inventory (and profile); a
+// baseline run and --full hold every figure to the 2% noise compare needs.
+TEST(ProbeArguments, VerdictsDecideUnlessABaselineOrFull) {
+  const VerdictInputs verdicts{"/r/run/inventory.json", "/p/profile.toml"};
+  const auto has = [](const std::vector<std::string>& args, const std::string& arg) {
+    return std::find(args.begin(), args.end(), arg) != args.end();
+  };
+  for (ProbeMode mode : {ProbeMode::quick, ProbeMode::standard}) {
+    const auto deciding = probe_arguments(mode, verdicts);
+    EXPECT_TRUE(has(deciding, "--pipecheck_verdict_inventory=/r/run/inventory.json"));
+    EXPECT_TRUE(has(deciding, "--pipecheck_verdict_profile=/p/profile.toml"));
+    const auto baseline = probe_arguments(mode);
+    EXPECT_FALSE(std::any_of(baseline.begin(), baseline.end(),
+                             [](const std::string& a) { return a.find("verdict") != std::string::npos; }));
+  }
+  EXPECT_TRUE(has(probe_arguments(ProbeMode::standard), "--pipecheck_target_noise=2"));
+  EXPECT_TRUE(has(probe_arguments(ProbeMode::quick, verdicts), "--pipecheck_target_noise=none"));
+  const auto full = probe_arguments(ProbeMode::full, verdicts);
+  EXPECT_FALSE(has(full, "--pipecheck_verdict_inventory=/r/run/inventory.json"));
+  EXPECT_TRUE(has(full, "--pipecheck_target_noise=2"));
+}
+
 }  // namespace
 }  // namespace pipecheck
 

@@ -93,6 +93,55 @@ TEST(StoppingRule, StopsSayWhy) {
   EXPECT_EQ(describe_stop(StopReason::fixed_count, {1, 1, 1}, {3, 3, 2, 0}), "fixed count of 3 repetitions: noise 0.0%");
 }
 
+// With verdicts to decide: a judged member stops once decided and its unjudged reference with
+// it; an undecided one keeps the group going to the cap; a group nothing judges is held to the
+// noise target, or (quick, --pipecheck_target_noise=none) stops at the minimum.
+TEST(StoppingRule, DecidedVerdictsStopTheirGroup) {
+  RepetitionPolicy policy{5, 100, 3.0, 2.5};
+  policy.decide_verdicts = true;
+  const std::vector<double> noisy = {100, 120, 80, 110, 90};
+  const CaseDecision reference{}, decided{true, true, "pass at both ends"}, open{true, false, "spans warn to pass"};
+  EXPECT_EQ(group_stop_reason({noisy, noisy}, 1, policy, {reference, decided}), StopReason::decided);
+  EXPECT_EQ(group_stop_reason({noisy, noisy}, 1, policy, {reference, open}), StopReason::running);
+  EXPECT_EQ(group_stop_reason({noisy, noisy}, 5, policy, {reference, open}), StopReason::time_cap);
+  EXPECT_EQ(group_stop_reason({{100, 100, 100}, {100, 100, 100}}, 1, policy, {reference, decided}), StopReason::running);
+  EXPECT_EQ(group_stop_reason({noisy}, 1, policy, {reference}), StopReason::running);
+  EXPECT_EQ(group_stop_reason({{100, 100.5, 99.5, 100.2, 99.8}}, 1, policy, {reference}), StopReason::converged);
+  RepetitionPolicy quick = policy;
+  quick.hold_figures_to_noise = false;
+  EXPECT_EQ(group_stop_reason({noisy}, 1, quick, {reference}), StopReason::minimum_count);
+  EXPECT_EQ(group_stop_reason({noisy, noisy}, 1, quick, {reference, open}), StopReason::running);
+  // Without verdicts to decide, a decision is not read.
+  EXPECT_EQ(group_stop_reason({noisy, noisy}, 1, RepetitionPolicy{5, 100, 3.0, 2.5}, {reference, decided}),
+            StopReason::running);
+}
+
+TEST(StoppingRule, VerdictStopsSayWhyAndHowLong) {
+  RepetitionPolicy policy{5, 100, 3.0, 2.5};
+  policy.decide_verdicts = true;
+  const std::vector<double> values = {100, 110, 90, 105, 95};
+  EXPECT_EQ(describe_stop(StopReason::decided, values, policy, {true, true, "pass at both ends"}, 3.14, 2),
+            "verdict decided after 5 repetitions: pass at both ends; 3.1 s for its group of 2");
+  EXPECT_EQ(describe_stop(StopReason::decided, values, policy, {}, 3.14, 2),
+            "stopped with the verdicts it is the reference of, after 5 repetitions: noise 10%; 3.1 s for its group of 2");
+  EXPECT_EQ(describe_stop(StopReason::time_cap, values, policy, {true, false, "spans warn to pass"}, 5.0),
+            "time cap (2.5 s a case) after 5 repetitions: noise 10%: verdict not decided: spans warn to pass; 5.0 s");
+  EXPECT_EQ(describe_stop(StopReason::minimum_count, values, policy),
+            "minimum of 5 repetitions (no threshold to decide): noise 10%");
+  EXPECT_EQ(policy.describe(),
+            "5 to 100 repetitions until each verdict is decided (figures without a threshold: until the median's "
+            "noise is <= 3%), at most 2.5 s a case");
+}
+
+TEST(StoppingRule, VerdictFlags) {
+  const auto decide = repetition_policy(options_with({{"verdict_inventory", "/r/inventory.json"}, {"target_noise", "none"}}));
+  EXPECT_TRUE(decide.decide_verdicts);
+  EXPECT_FALSE(decide.hold_figures_to_noise);
+  EXPECT_FALSE(repetition_policy(options_with({})).decide_verdicts);
+  // "none" alone would leave nothing to stop a case before its maximum.
+  EXPECT_THROW(repetition_policy(options_with({{"target_noise", "none"}})), UsageError);
+}
+
 TEST(StoppingRule, ThreadCountsOfACaseFormOneGroup) {
   EXPECT_EQ(scaling_group_key("decode/full/real_time/threads:2"), "decode/full/real_time");
   EXPECT_EQ(scaling_group_key("decode/full/real_time/threads:1"), scaling_group_key("decode/full/real_time/threads:8"));
