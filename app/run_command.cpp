@@ -203,8 +203,9 @@ ProcessResult run_measuring_conditions(GpuConditionsWatch& gpus, RunConditions& 
   return process;
 }
 
-ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
-                           const fs::path& probe_dir, const fs::path& folder, GpuConditionsWatch& gpus) {
+ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options, const fs::path& probe_dir,
+                           const fs::path& folder, const std::optional<VerdictInputs>& verdicts,
+                           GpuConditionsWatch& gpus) {
   if (probe.needs_cuda && !PIPECHECK_HAVE_CUDA) {
     ProbeOutcome outcome{probe.executable, probe.stage, ProbeStatus::not_built,
                          "not built: no CUDA toolkit", 0, {}, {}};
@@ -212,11 +213,6 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
   }
   ProcessSpec spec;
   spec.argv = {(probe_dir / probe.executable).string()};
-  std::optional<VerdictInputs> verdicts;
-  if (options.baseline.empty()) {
-    verdicts = VerdictInputs{fs::absolute(folder / "inventory.json"),
-                             options.profile_path.empty() ? fs::path() : fs::absolute(options.profile_path)};
-  }
   for (const auto& arg : probe_arguments(options.mode, verdicts)) spec.argv.push_back(arg);
   for (const auto& arg : stage_arguments(probe.stage, options, folder)) spec.argv.push_back(arg);
   spec.stdout_path = folder / (probe.stage + ".stdout");
@@ -255,6 +251,24 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options,
   return outcome;
 }
 
+// "9 verdicts decided, 7 at the time cap": why the probe's figures stopped (core/stopping_rule's
+// words, counted by their first clause).
+std::string stop_counts(const ProbeOutcome& outcome) {
+  std::map<std::string, int> counts;
+  for (const auto& m : outcome.measurements) {
+    const std::string& why = m.stopping;
+    if (why.rfind("verdict decided", 0) == 0) ++counts["verdicts decided"];
+    else if (why.rfind("stopped with the verdicts", 0) == 0) ++counts["references of them"];
+    else if (why.rfind("converged", 0) == 0) ++counts["converged"];
+    else if (why.rfind("time cap", 0) == 0) ++counts["at the time cap"];
+    else if (why.rfind("maximum", 0) == 0) ++counts["at the maximum count"];
+    else if (why.rfind("minimum", 0) == 0) ++counts["at the minimum count"];
+  }
+  std::string text;
+  for (const auto& [what, n] : counts) text += (text.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+  return text;
+}
+
 void print_progress(std::ostream& err, const ProbeOutcome& outcome) {
   const std::string status = to_string(outcome.status);
   err << "pipecheck: " << outcome.stage << " (" << outcome.probe << "): " << status;
@@ -262,6 +276,7 @@ void print_progress(std::ostream& err, const ProbeOutcome& outcome) {
   if (!reason.empty()) err << " - " << reason;
   err << " [" << static_cast<long>(outcome.seconds + 0.5) << " s, "
       << outcome.measurements.size() << " measurements";
+  if (const std::string stops = stop_counts(outcome); !stops.empty()) err << ": " << stops;
   if (outcome.conditions) err << "; " << describe_load(*outcome.conditions);
   err << "]\n";
 }
@@ -455,7 +470,18 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   if (!options.baseline.empty()) check_baseline_machine(options.baseline, identity_of(inventory), options.force_baseline);
   const std::string base_name = report.host + "-" + utc_now_compact();
   const fs::path folder = create_run_folder(options.out, base_name);
-  write_file_atomically(folder / "inventory.json", json_text(nlohmann::json(inventory)) + "\n");
+  const std::string inventory_text = json_text(nlohmann::json(inventory)) + "\n";
+  write_file_atomically(folder / "inventory.json", inventory_text);
+  // Without a baseline the probes decide verdicts against this inventory: a copy outside the
+  // run's folder, whose temporary name no probe's output may carry.
+  std::optional<TemporaryFolder> verdict_folder;
+  std::optional<VerdictInputs> verdicts;
+  if (options.baseline.empty()) {
+    verdict_folder.emplace("pipecheck-verdicts");
+    write_file_atomically(verdict_folder->path() / "inventory.json", inventory_text);
+    verdicts = VerdictInputs{verdict_folder->path() / "inventory.json",
+                             options.profile_path.empty() ? fs::path() : fs::absolute(options.profile_path)};
+  }
 
   InterruptGuard guard;
   GpuConditionsWatch gpus;
@@ -467,7 +493,7 @@ int run_suite(const RunOptions& options, const std::vector<ProbeEntry>& catalog,
   for (const auto& probe : probes) {
     if (g_interrupted.load()) break;
     err << "pipecheck: running " << probe.stage << " (" << probe.executable << ") ...\n";
-    report.probes.push_back(run_one_probe(probe, options, probe_dir, folder, gpus));
+    report.probes.push_back(run_one_probe(probe, options, probe_dir, folder, verdicts, gpus));
     print_progress(err, report.probes.back());
   }
   report.finished_utc = utc_now_iso();

@@ -85,6 +85,20 @@ void render_telemetry(std::ostringstream& out, const TelemetryLog& log) {
   if (!log.dropped.empty()) out << "\n" << log.dropped.size() << " row(s) of telemetry.csv left out (partial or malformed).\n";
 }
 
+// Why each figure's probe stopped repeating it and how long that took (core/stopping_rule):
+// a verdict decided, the noise target met, or a cap. Omitted for reports that did not keep it.
+void render_repetitions(std::ostringstream& out, const Report& report) {
+  std::string rows;
+  for (const auto& probe : report.probes) {
+    for (const auto& m : probe.measurements) {
+      if (m.stopping.empty()) continue;
+      rows += "| " + md(m.what) + " | " + std::to_string(m.repetitions.size()) + " | " + md(m.stopping) + " |\n";
+    }
+  }
+  if (rows.empty()) return;
+  out << "\n## Repetitions\n\n| What | Repetitions | Why it stopped |\n|---|--:|---|\n" << rows;
+}
+
 }  // namespace
 
 std::string render_markdown(const Report& report, const Inventory& inventory, const Judged& judged,
@@ -160,6 +174,8 @@ std::string render_markdown(const Report& report, const Inventory& inventory, co
       out << " |\n";
     }
   }
+
+  render_repetitions(out, report);
 
   const auto others = other_judgements(report, judged);
   if (!others.empty()) {

@@ -60,3 +60,27 @@ INSTANTIATE_TEST_SUITE_P(RecordedRuns, RenderGolden, ::testing::Values("h200", "
 
 }  // namespace
 }  // namespace pipecheck
+
+namespace pipecheck {
+namespace {
+
+// Why each figure stopped repeating, in report.md: a report that kept it gets one row a figure;
+// one that did not (the recorded runs above) gets no section.
+TEST(RenderMarkdownRepetitions, EachFigureSaysWhyItStopped) {
+  auto run = testing::load_recorded_run("host");
+  const std::string before = render_markdown(run.report, run.inventory, run.report.judged, run.extras);
+  EXPECT_EQ(before.find("## Repetitions"), std::string::npos);
+  Measurement& m = run.report.probes.front().measurements.front();
+  m.repetitions = {1, 2, 3, 4, 5};
+  m.stopping = "verdict decided after 5 repetitions: pass at both ends; 1.2 s for its group of 2";
+  const std::string after = render_markdown(run.report, run.inventory, run.report.judged, run.extras);
+  const auto section = after.find("## Repetitions");
+  ASSERT_NE(section, std::string::npos);
+  EXPECT_NE(after.find("| " + m.what + " | 5 | verdict decided after 5 repetitions: pass at both ends; 1.2 s for its group of 2 |",
+                       section),
+            std::string::npos)
+      << after.substr(section);
+}
+
+}  // namespace
+}  // namespace pipecheck
