@@ -19,6 +19,7 @@
 #include "app/path_flag.hpp"
 #include "app/report_command.hpp"
 #include "app/run_command.hpp"
+#include "app/run_plan.hpp"
 #include "app/stress_cli.hpp"
 #include "app/terminal_width.hpp"
 #include "app/watch_cli.hpp"
@@ -85,7 +86,8 @@ int run_command_line(int argc, char** argv) {
 
   RunOptions run_options;
   std::string out_dir = "results";
-  bool quick = false, full = false, no_color = false;
+  bool quick = false, full = false, no_color = false, plan = false;
+  std::string plan_inventory;
   std::optional<int> timeout;
   auto* run = app.add_subcommand("run", "Run the probes and write a results folder");
   // "--only decode,hostmem" and "--only decode hostmem" alike.
@@ -94,6 +96,9 @@ int run_command_line(int argc, char** argv) {
   auto* quick_flag = run->add_flag("--quick", quick, "Short runs: 5 repetitions a case, smaller buffers");
   run->add_flag("--full", full, "Long runs: 10 to 200 repetitions until 2% noise (60 s a case), larger buffers")
       ->excludes(quick_flag);
+  run->add_flag("--plan", plan, "Print how long each probe will take (its cases x repetitions x seconds), run nothing");
+  run->add_option("--plan-inventory", plan_inventory,
+                  "With --plan: plan for the machine of this inventory.json (e.g. a GPU node's) instead of asking the probes here");
   run->add_option("--out", out_dir, "Folder the run's folder is written into")->capture_default_str();
   run->add_option("--timeout", timeout, "Time limit per probe, seconds (1 to 604800)")
       ->check(whole_number_check(1, 604800));
@@ -192,6 +197,11 @@ int run_command_line(int argc, char** argv) {
     run_options.timeout_seconds = timeout;
     run_options.color = !no_color && terminal;
     run_options.width = summary_width(run_width, std::getenv("COLUMNS"), stdout_terminal_columns());
+    if (!plan_inventory.empty() && !plan) throw UsageError("--plan-inventory: only with --plan");
+    if (plan) {
+      std::cout << render_plan(plan_run(run_options, probe_catalog(), plan_inventory));
+      return 0;
+    }
     return run_suite(run_options, probe_catalog(), std::cout, std::cerr);
   } catch (const UsageError& e) {
     std::cerr << "pipecheck: " << message_line(e.what()) << "\n";

@@ -107,31 +107,6 @@ std::string skip_line(const std::string& stderr_text) {
   return "";
 }
 
-std::vector<ProbeEntry> select_probes(const RunOptions& options,
-                                      const std::vector<ProbeEntry>& catalog) {
-  std::set<std::string> wanted(options.only.begin(), options.only.end());
-  for (const auto& stage : wanted) {
-    const bool known = std::any_of(catalog.begin(), catalog.end(),
-                                   [&](const ProbeEntry& e) { return e.stage == stage; });
-    if (!known) {
-      std::string names;
-      for (const auto& e : catalog) names += (names.empty() ? "" : ", ") + e.stage;
-      // `--only , --quick`: the empty list let the parser take the next flag as a stage.
-      if (!stage.empty() && stage.front() == '-') {
-        throw UsageError("--only: '" + shortened(escape_name(stage)) + "' is a flag, not a stage: name at least one stage (" +
-                         names + ")");
-      }
-      throw UsageError("unknown stage '" + shortened(escape_name(stage)) + "' (known: " + names + ")");
-    }
-  }
-  std::vector<ProbeEntry> selected;
-  for (const auto& entry : catalog) {
-    if (wanted.empty() || wanted.count(entry.stage)) selected.push_back(entry);
-  }
-  return selected;
-}
-
-// Every selected probe that this build should have must be there before anything runs.
 void check_probes_present(const std::vector<ProbeEntry>& probes, const fs::path& dir) {
   for (const auto& probe : probes) {
     if (probe.needs_cuda && !PIPECHECK_HAVE_CUDA) continue;
@@ -283,6 +258,31 @@ void print_progress(std::ostream& err, const ProbeOutcome& outcome) {
 
 }  // namespace
 
+std::vector<ProbeEntry> select_probes(const RunOptions& options,
+                                      const std::vector<ProbeEntry>& catalog) {
+  std::set<std::string> wanted(options.only.begin(), options.only.end());
+  for (const auto& stage : wanted) {
+    const bool known = std::any_of(catalog.begin(), catalog.end(),
+                                   [&](const ProbeEntry& e) { return e.stage == stage; });
+    if (!known) {
+      std::string names;
+      for (const auto& e : catalog) names += (names.empty() ? "" : ", ") + e.stage;
+      // `--only , --quick`: the empty list let the parser take the next flag as a stage.
+      if (!stage.empty() && stage.front() == '-') {
+        throw UsageError("--only: '" + shortened(escape_name(stage)) + "' is a flag, not a stage: name at least one stage (" +
+                         names + ")");
+      }
+      throw UsageError("unknown stage '" + shortened(escape_name(stage)) + "' (known: " + names + ")");
+    }
+  }
+  std::vector<ProbeEntry> selected;
+  for (const auto& entry : catalog) {
+    if (wanted.empty() || wanted.count(entry.stage)) selected.push_back(entry);
+  }
+  return selected;
+}
+
+// Every selected probe that this build should have must be there before anything runs.
 fs::path create_run_folder(const fs::path& out, const std::string& base_name) {
   std::error_code error;
   fs::create_directories(out, error);

@@ -60,6 +60,9 @@ struct VerdictInputs {
   std::filesystem::path profile;
 };
 
+// The probes `run` runs: the catalog, or the --only stages (UsageError naming an unknown one).
+std::vector<ProbeEntry> select_probes(const RunOptions& options, const std::vector<ProbeEntry>& catalog);
+
 // Google Benchmark flags for a mode (repetitions, minimum time) plus pipecheck's own. With
 // `verdicts`, quick and standard runs stop each judged figure once its verdict is decided;
 // without (a --baseline run, where the spread matters, and --full), every figure is repeated to

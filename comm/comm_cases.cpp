@@ -67,4 +67,16 @@ std::map<std::string, std::string> comm_case_params(const CommCase& c, const Com
           {"nccl_env", job.nccl_env}};
 }
 
+std::vector<std::string> planned_comm_cases(int gpus, std::uint64_t gpu_memory_bytes, ProbeMode mode) {
+  std::vector<std::string> names;
+  if (gpus < 1) return names;
+  ProbeOptions options;
+  options.mode = mode;
+  const CommOptions comm = parse_comm_options(options);
+  std::size_t dropped = 0;
+  const auto sizes = cap_sizes(sweep_sizes(comm.sweep), max_size_for_memory(gpu_memory_bytes), dropped);
+  for (const CommCase& c : comm_cases(comm, sizes, gpus)) names.push_back(comm_case_name(c, gpus));
+  return names;
+}
+
 }  // namespace pipecheck

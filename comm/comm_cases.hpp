@@ -25,6 +25,11 @@ struct CommCase {
 // that rounds to the same operation as the one before it.
 std::vector<CommCase> comm_cases(const CommOptions& options, const std::vector<std::uint64_t>& sizes, int ranks);
 
+// The case names pipecheck-comm registers for a single-node job over `gpus` GPUs of
+// `gpu_memory_bytes` each (0: unknown) with the mode's default sweep, for `run --plan` where the
+// probe cannot list them itself (no GPU here).
+std::vector<std::string> planned_comm_cases(int gpus, std::uint64_t gpu_memory_bytes, ProbeMode mode);
+
 // "comm/all_reduce/float/ranks:8/bytes:1073741824": stable across runs of the same job shape.
 std::string comm_case_name(const CommCase& c, int ranks);
 

@@ -151,4 +151,19 @@ int calls_per_iteration(double seconds_per_call, double target_seconds) {
   return static_cast<int>(std::clamp(calls, 1.0, 1000.0));
 }
 
+std::vector<std::string> planned_gemm_cases(const std::vector<std::pair<int, int>>& compute_capabilities, ProbeMode mode) {
+  std::vector<std::string> names;
+  for (std::size_t gpu = 0; gpu < compute_capabilities.size(); ++gpu) {
+    const auto [major, minor] = compute_capabilities[gpu];
+    for (GemmDtype dtype : all_dtypes()) {
+      if (!dtype_supported(dtype, major, minor)) continue;
+      for (const GemmShape& shape : default_shapes(mode, dtype)) {
+        if (!shape_misfit(shape, dtype).empty()) continue;
+        names.push_back(std::string("gemm/") + dtype_name(dtype) + "/" + shape_text(shape) + "/gpu" + std::to_string(gpu));
+      }
+    }
+  }
+  return names;
+}
+
 }  // namespace pipecheck

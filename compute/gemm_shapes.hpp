@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/probe_main.hpp"
@@ -54,6 +55,11 @@ std::string shape_misfit(const GemmShape& shape, GemmDtype dtype);
 // The sweep: square shapes and the tall/deep ones mamf-finder finds best; fewer in quick mode,
 // larger in full mode. FP64 and FP32 drop the largest (seconds per call, nothing learned).
 std::vector<GemmShape> default_shapes(ProbeMode mode, GemmDtype dtype);
+
+// The case names pipecheck-compute registers for GPUs of these compute capabilities (major,
+// minor), every dtype each supports over the default shapes, for `run --plan` where the probe
+// cannot list them itself (no GPU here).
+std::vector<std::string> planned_gemm_cases(const std::vector<std::pair<int, int>>& compute_capabilities, ProbeMode mode);
 
 // 2*M*N*K: one multiply and one add per term (the vendor's dense FLOP convention).
 double gemm_flops(const GemmShape& shape);

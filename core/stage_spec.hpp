@@ -16,6 +16,7 @@
 
 #include "core/inventory.hpp"
 #include "core/measurement.hpp"
+#include "core/probe_flags.hpp"
 #include "core/profile_key.hpp"
 
 namespace pipecheck {
@@ -86,6 +87,9 @@ using PhysicalRule = std::function<std::optional<Ceiling>(const Measurement&, co
                                                           const Inventory& full_speed)>;
 using JudgeRule = std::function<StageChecks(const Measurement&, const StageContext&)>;
 using ProbeArguments = std::function<std::vector<std::string>(const StageRunInputs&)>;
+// The case names the probe would register on a machine of this inventory, for `run --plan`
+// where the probe cannot list them itself (a GPU stage on a machine without a GPU).
+using PlannedCases = std::function<std::vector<std::string>(const Inventory&, ProbeMode)>;
 
 struct StageSpec {
   std::string name;         // its key in core/stage_names.hpp
@@ -100,6 +104,11 @@ struct StageSpec {
   // The probe checks what its arguments name before anything runs
   // (`--pipecheck_check_inputs`): a bad --path or --images is refused before the first probe.
   bool probe_checks_inputs = false;
+  // For `run --plan`: the cases from the inventory where the probe cannot list them (empty: it
+  // always can), and whether the probe runs a fixed count whatever the stopping rule (ranks of
+  // a collective must run the same cases in the same order).
+  PlannedCases planned_cases;
+  bool fixed_repetitions = false;
 
   bool runs_on_gpu = false;  // another process on a GPU can slow its figures
   CeilingRule ceiling;       // the ceiling a figure's percentage is taken against

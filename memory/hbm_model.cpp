@@ -111,4 +111,12 @@ std::string hbm_verify(HbmOp op, std::uint64_t elements, const HbmCheck& check, 
   return text.str();
 }
 
+std::vector<std::string> planned_hbm_cases(int gpus) {
+  std::vector<std::string> names;
+  for (int gpu = 0; gpu < gpus; ++gpu) {
+    for (const HbmOpInfo& info : hbm_ops()) names.push_back(std::string("hbm/") + info.name + "/gpu" + std::to_string(gpu));
+  }
+  return names;
+}
+
 }  // namespace pipecheck

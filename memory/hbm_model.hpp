@@ -23,6 +23,10 @@ struct HbmOpInfo {
 const std::vector<HbmOpInfo>& hbm_ops();
 const HbmOpInfo& hbm_op_info(HbmOp op);
 
+// The case names pipecheck-memory registers for `gpus` GPUs, for `run --plan` where the probe
+// cannot list them itself (no GPU here).
+std::vector<std::string> planned_hbm_cases(int gpus);
+
 // The element type of the arrays: double, as BabelStream; moved as 16-byte double2 vectors.
 constexpr int kHbmElementBytes = 8;
 constexpr int kHbmVectorBytes = 16;

@@ -58,7 +58,8 @@ const char* direction_name(CopyDirection direction);
 const char* host_memory_name(HostMemory memory);
 const char* engine_name(CopyEngine engine);
 
-// Copy sizes from 4 KiB to 1 GiB: powers of 4 (standard), powers of 2 (full), four sizes (quick).
+// Copy sizes from 4 KiB to 1 GiB: powers of 4 (standard), powers of 2 (full); quick: 256 MiB, the
+// size the link's bandwidth is judged on.
 std::vector<std::uint64_t> pcie_sizes(ProbeMode mode);
 
 struct CopyKind {
@@ -122,6 +123,11 @@ std::map<std::string, std::string> link_label_params(const PcieLink& link);
 // The copy size of the all-GPUs-at-once case: large enough that every
 // GPU's copies overlap for tens of milliseconds.
 std::uint64_t concurrent_copy_bytes(ProbeMode mode);
+
+// The case names pipecheck-pcie registers for `gpus` GPUs, each at its local NUMA node, for
+// `run --plan` where the probe cannot list them itself (no GPU here). A GPU whose node has
+// remote CPUs adds remote cases for the copies from 16 MiB: not counted, said by the plan.
+std::vector<std::string> planned_pcie_cases(int gpus, ProbeMode mode);
 
 // ---- checksum of copied bytes --------------------------------------------------------------
 

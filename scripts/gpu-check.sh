@@ -33,6 +33,7 @@
 #   tests       ~70 s (CPU part)      ~80 s: GPU tests serialized, the rest      240
 #                                     in parallel beside them
 #   run_quick   ~45 s (CPU stages)    ~80 s (pcie, memory, compute quick)        180
+#   plan        -                     ~8 s (run --plan listed and planned)         60
 #   nccl_1gpu   -                     ~10 s                                       60
 #   stress      -                     ~30 s (15 s burn + memory test, setup)      90
 #   inject      -                     ~22 s (10 s burn with 5 faults injected)    60
@@ -66,6 +67,7 @@ STEPS=(
   "build          300       90   -      stop"
   "tests          240       80   build  go"
   "run_quick      180       80   gpu    go"
+  "plan            60        8   gpu    go"
   "nccl_1gpu       60       10   gpu    go"
   "stress          90       30   gpu    go"
   "inject          60       22   gpu    go"
@@ -387,6 +389,23 @@ step_run_quick() {
     figures "exit $rc (no python3 for figures: see results/)"
   fi
   ((rc <= 1)) || fail_step "pipecheck run exited $rc; $(head -1 "$WORK/figures/$STEP")"
+}
+
+# run --plan's GPU cases two ways: listed by the probes on this node, and planned from this node's
+# inventory by the stage records (what the README's 8 x H200 plan rests on): the counts must agree.
+step_plan() {
+  "$BIN/pipecheck" inventory --json >"$WORK/plan-inventory.json" || fail_step "pipecheck inventory --json failed"
+  "$BIN/pipecheck" run --plan --quick --only pcie --only memory --only compute --only comm \
+    >"$WORK/plan-listed.txt" 2>>"$WORK/logs/$STEP.log" || fail_step "run --plan (listed) failed"
+  "$BIN/pipecheck" run --plan --quick --only pcie --only memory --only compute --only comm \
+    --plan-inventory "$WORK/plan-inventory.json" >"$WORK/plan-planned.txt" 2>>"$WORK/logs/$STEP.log" ||
+    fail_step "run --plan --plan-inventory failed"
+  cat "$WORK/plan-listed.txt" "$WORK/plan-planned.txt" | block
+  local listed planned
+  listed=$(awk '$1 ~ /^(pcie|memory|compute|comm)$/ {print $1 "=" $2}' "$WORK/plan-listed.txt" | paste -sd' ')
+  planned=$(awk '$1 ~ /^(pcie|memory|compute|comm)$/ {print $1 "=" $2}' "$WORK/plan-planned.txt" | paste -sd' ')
+  figures "cases listed: $listed; planned: $planned"
+  [[ "$listed" == "$planned" ]] || fail_step "planned case counts differ from the probes' lists: listed $listed, planned $planned"
 }
 
 step_nccl_1gpu() {

@@ -10,6 +10,7 @@
 #include "ceilings/nccl_port_selection.hpp"
 #include "core/figure_text.hpp"
 #include "core/stage_names.hpp"
+#include "comm/comm_cases.hpp"
 #include "stages/stage_rules.hpp"
 #include "stages/stages.hpp"
 
@@ -134,6 +135,12 @@ StageSpec comm_stage() {
   // Built in every build: without NCCL (or CUDA) it says "skipped: built without NCCL".
   s.executable = "pipecheck-comm";
   s.runs_on_gpu = true;
+  s.planned_cases = [](const Inventory& inventory, ProbeMode mode) {
+    const auto gpus = stage_rules::cuda_gpus(inventory);
+    const std::uint64_t memory = gpus.empty() ? 0 : gpus.front()->memory_bytes.value_or(0);
+    return planned_comm_cases(static_cast<int>(gpus.size()), memory, mode);
+  };
+  s.fixed_repetitions = true;  // every rank runs the same cases, a fixed count (comm/comm_probe.cpp)
   s.ceiling = [](const Measurement& m, const StageContext& c) { return comm_ceiling(m, c.inventory, c.siblings); };
   s.physical = [](const Measurement& m, const Inventory&, const Inventory& full_speed) { return comm_rule(m, full_speed); };
   s.checks = comm_checks;

@@ -7,6 +7,7 @@
 #include "ceilings/measurement_gpu.hpp"
 #include "ceilings/physical_ceiling.hpp"
 #include "core/stage_names.hpp"
+#include "compute/gemm_shapes.hpp"
 #include "stages/stage_rules.hpp"
 #include "stages/stages.hpp"
 
@@ -51,6 +52,11 @@ StageSpec compute_stage() {
   s.executable = "pipecheck-compute";
   s.probe_needs_cuda = true;
   s.runs_on_gpu = true;
+  s.planned_cases = [](const Inventory& inventory, ProbeMode mode) {
+    std::vector<std::pair<int, int>> capabilities;
+    for (const GpuInfo* gpu : stage_rules::cuda_gpus(inventory)) capabilities.emplace_back(gpu->cc_major, gpu->cc_minor);
+    return planned_gemm_cases(capabilities, mode);
+  };
   s.ceiling = [](const Measurement& m, const StageContext& c) { return compute_ceiling(m, c.inventory, c.siblings); };
   s.physical = compute_physical;
   s.checks = compute_checks;

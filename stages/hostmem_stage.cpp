@@ -43,6 +43,16 @@ StageSpec hostmem_stage() {
   s.title = "Host memory";
   s.description = "host memory bandwidth: memcpy, read, write; 1 thread and all cores";
   s.executable = "pipecheck-hostmem";
+  s.planned_cases = [](const Inventory& inventory, ProbeMode) {
+    std::vector<std::string> names;
+    const int cpus = inventory.cpu.logical_cpus.value_or(1);
+    for (const char* op : {"memcpy", "read", "write"}) {
+      for (int threads : cpus > 1 ? std::vector<int>{1, cpus} : std::vector<int>{1}) {
+        names.push_back(std::string("hostmem/") + op + "/real_time/threads:" + std::to_string(threads));
+      }
+    }
+    return names;
+  };
   s.ceiling = [](const Measurement&, const StageContext& c) { return dram_ceiling(c.inventory.memory); };
   s.physical = [](const Measurement&, const Inventory&, const Inventory& full_speed) {
     return dram_ceiling(full_speed.memory).ceiling;

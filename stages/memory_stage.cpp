@@ -5,6 +5,7 @@
 #include "ceilings/measurement_gpu.hpp"
 #include "ceilings/physical_ceiling.hpp"
 #include "core/stage_names.hpp"
+#include "memory/hbm_model.hpp"
 #include "stages/stage_rules.hpp"
 #include "stages/stages.hpp"
 
@@ -47,6 +48,9 @@ StageSpec memory_stage() {
   s.executable = "pipecheck-memory";
   s.probe_needs_cuda = true;
   s.runs_on_gpu = true;
+  s.planned_cases = [](const Inventory& inventory, ProbeMode) {
+    return planned_hbm_cases(static_cast<int>(stage_rules::cuda_gpus(inventory).size()));
+  };
   s.ceiling = [](const Measurement& m, const StageContext& c) { return gpu_memory_rule(m, c.inventory, c.siblings); };
   s.physical = memory_physical;
   s.checks = memory_checks;

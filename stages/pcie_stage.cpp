@@ -7,6 +7,7 @@
 #include "ceilings/physical_ceiling.hpp"
 #include "core/figure_text.hpp"
 #include "core/stage_names.hpp"
+#include "pcie/pcie_plan.hpp"
 #include "stages/stage_rules.hpp"
 #include "stages/stages.hpp"
 
@@ -98,6 +99,9 @@ StageSpec pcie_stage() {
   s.executable = "pipecheck-pcie";
   s.probe_needs_cuda = true;
   s.runs_on_gpu = true;
+  s.planned_cases = [](const Inventory& inventory, ProbeMode mode) {
+    return planned_pcie_cases(static_cast<int>(stage_rules::cuda_gpus(inventory).size()), mode);
+  };
   s.ceiling = [](const Measurement& m, const StageContext& c) { return pcie_ceiling(m, c.inventory, c.siblings); };
   s.physical = [](const Measurement& m, const Inventory& as_found, const Inventory&) { return pcie_rule(m, as_found); };
   s.checks = pcie_checks;

@@ -17,4 +17,13 @@ inline std::string param(const Measurement& m, const std::string& name) { return
 inline StageChecks percent_check(const std::string& key) { return {{{CheckKind::percent_min, key, 0, "", ""}}, ""}; }
 inline StageChecks not_judged(const std::string& why) { return {{}, why}; }
 
+// The GPUs CUDA sees (NVML-only ones are not the probes'), in CUDA order, for planned cases.
+inline std::vector<const GpuInfo*> cuda_gpus(const Inventory& inventory) {
+  std::vector<const GpuInfo*> gpus;
+  for (const auto& gpu : inventory.gpus) {
+    if (gpu.cuda_index >= 0) gpus.push_back(&gpu);
+  }
+  return gpus;
+}
+
 }  // namespace pipecheck::stage_rules

@@ -95,6 +95,14 @@ StageSpec storage_stage() {
       "storage reads through io_uring: sequential 1 MiB, random 4 KiB IOPS with latency, "
       "dataset files, cold page cache, and a one-thread pread baseline";
   s.executable = "pipecheck-storage";
+  s.planned_cases = [](const Inventory&, ProbeMode) {
+    // One target (the --out folder's filesystem); each --path adds its own four.
+    std::vector<std::string> names;
+    for (const char* c : {"seq_read", "rand_read", "seq_read_buffered_cold", "pread_baseline"}) {
+      names.push_back(std::string("storage/") + c + "/target/manual_time");
+    }
+    return names;
+  };
   s.probe_arguments = storage_arguments;
   s.probe_checks_inputs = true;
   s.ceiling = [](const Measurement& m, const StageContext& c) { return storage_ceiling(m, c.inventory, c.siblings); };

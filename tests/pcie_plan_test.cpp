@@ -24,9 +24,8 @@ TEST(PcieSizes, FourKiBToOneGiB) {
   const auto full = pcie_sizes(ProbeMode::full);
   EXPECT_EQ(full.size(), 19u);
   EXPECT_EQ(full.back(), 1ULL << 30);
-  const auto quick = pcie_sizes(ProbeMode::quick);
-  EXPECT_EQ(quick.front(), 4096u);
-  EXPECT_LE(quick.size(), 4u);
+  // Quick is an acceptance: the one large copy the link's bandwidth is judged on.
+  EXPECT_EQ(pcie_sizes(ProbeMode::quick), (std::vector<std::uint64_t>{256ULL << 20}));
   for (auto size : full) EXPECT_EQ(size % 16, 0u);  // the SM copy kernel moves 16-byte words
 }
 
