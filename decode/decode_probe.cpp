@@ -565,7 +565,8 @@ std::string register_cases(const ProbeOptions& options) {
   data.config.quality = parse_int_flag(options, "quality", 90, 1, 100);
   const int count = parse_int_flag(options, "count", static_cast<int>(default_count(options.mode)), 1, 100000);
   const int cores = usable_cpu_count();  // affinity and cgroup quota, not the machine's count
-  auto thread_counts = options.last("threads") ? parse_thread_counts(*options.last("threads")) : power_of_two_threads(cores);
+  auto thread_counts =
+      options.last("threads") ? parse_thread_counts(*options.last("threads")) : default_thread_counts(cores, options.mode);
   // --workers N: the loader's worker count is measured too (the budget reads that case).
   if (options.last("workers")) {
     thread_counts = with_thread_count(thread_counts, parse_int_flag(options, "workers", 1, 1, 4096));

@@ -48,4 +48,9 @@ std::vector<int> with_thread_count(std::vector<int> counts, int n) {
   return counts;
 }
 
+std::vector<int> default_thread_counts(int cpus, ProbeMode mode) {
+  if (mode != ProbeMode::quick) return power_of_two_threads(cpus);
+  return cpus > 1 ? std::vector<int>{1, cpus} : std::vector<int>{1};
+}
+
 }  // namespace pipecheck

@@ -8,10 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "core/probe_flags.hpp"
+
 namespace pipecheck {
 
 // 1, 2, 4, ... up to `max_threads`, and `max_threads` itself.
 std::vector<int> power_of_two_threads(int max_threads);
+
+// The thread counts a run measures without --threads: 1, 2, 4, ... up to the CPUs, or in quick
+// mode (an acceptance) 1 and all of them, the pair the scaling verdict needs (the sweep was 73
+// of a quick run's cases on a 224-CPU node).
+std::vector<int> default_thread_counts(int cpus, ProbeMode mode);
 
 // --threads: "8" (up to 8 by powers of two) or a list "1,2,6". Throws UsageError naming the
 // text when it is not positive whole numbers.

@@ -71,18 +71,18 @@ StageSpec decode_stage() {
       "CPU JPEG decode (TurboJPEG): full, DCT-scaled 1/2 1/4, decode+resize to the training size; "
       "1 thread to all cores; nvJPEG when present";
   s.executable = "pipecheck-decode";
-  s.planned_cases = [](const Inventory& inventory, ProbeMode) {
-    // The generated corpus: five operations on baseline JPEGs, three on progressive ones, at 1,
-    // 2, 4, ... threads up to the CPUs; nvJPEG where there is a GPU.
+  s.planned_cases = [](const Inventory& inventory, ProbeMode mode) {
+    // The generated corpus: five operations on baseline JPEGs, three on progressive ones, at the
+    // mode's thread counts; the nvJPEG case.
     std::vector<std::string> names;
     const std::vector<std::string> ops = {"full", "resize", "resize_plain", "dct_1_2", "dct_1_4", "full_progressive",
                                           "resize_progressive", "resize_plain_progressive"};
     for (const auto& op : ops) {
-      for (int threads : power_of_two_threads(inventory.cpu.logical_cpus.value_or(1))) {
+      for (int threads : default_thread_counts(inventory.cpu.logical_cpus.value_or(1), mode)) {
         names.push_back("decode/" + op + "/real_time/threads:" + std::to_string(threads));
       }
     }
-    if (!stage_rules::cuda_gpus(inventory).empty()) names.push_back("decode/nvjpeg/iterations:1");
+    names.push_back("decode/nvjpeg/iterations:1");  // listed even where it skips itself (no nvJPEG)
     return names;
   };
   s.probe_arguments = decode_arguments;

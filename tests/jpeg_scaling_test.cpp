@@ -16,6 +16,14 @@ TEST(JpegScaling, PowersOfTwoUpToMax) {
   EXPECT_EQ(power_of_two_threads(8), (std::vector<int>{1, 2, 4, 8}));
 }
 
+// Quick runs the pair the scaling verdict needs; the others sweep.
+TEST(JpegScaling, DefaultThreadCountsByMode) {
+  EXPECT_EQ(default_thread_counts(224, ProbeMode::quick), (std::vector<int>{1, 224}));
+  EXPECT_EQ(default_thread_counts(1, ProbeMode::quick), (std::vector<int>{1}));
+  EXPECT_EQ(default_thread_counts(6, ProbeMode::standard), power_of_two_threads(6));
+  EXPECT_EQ(default_thread_counts(6, ProbeMode::full), power_of_two_threads(6));
+}
+
 TEST(JpegScaling, ParsesThreadCounts) {
   EXPECT_EQ(parse_thread_counts("4"), (std::vector<int>{1, 2, 4}));
   EXPECT_EQ(parse_thread_counts("6,1,2,2"), (std::vector<int>{1, 2, 6}));

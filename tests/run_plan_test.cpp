@@ -39,10 +39,10 @@ TEST(RunPlan, RecordsPlanWhatTheCpuProbesList) {
   RunOptions options;
   options.mode = ProbeMode::quick;
   options.probe_dir = PIPECHECK_BIN_DIR;
-  options.only = {"storage", "hostmem"};
+  options.only = {"storage", "decode", "hostmem"};
   const RunPlan listed = plan_run(options, probe_catalog());
   const Inventory here = collect_inventory(SysfsRoot("/"));
-  ASSERT_EQ(listed.stages.size(), 2u);
+  ASSERT_EQ(listed.stages.size(), 3u);
   for (const StagePlan& stage : listed.stages) {
     ASSERT_TRUE(stage.skipped.empty()) << stage.stage << ": " << stage.skipped;
     EXPECT_EQ(stage.source, "listed by " + stage.executable);
