@@ -324,13 +324,13 @@ std::vector<std::string> probe_arguments(ProbeMode mode, const std::optional<Ver
   }
   if (!verdicts) {
     // A baseline is recorded or compared: compare counts a 3% change, so each median is held to
-    // 2% (both together: 2.8%).
+    // 2% (both together: 2.8%), at most 5 s a case (10 s made `make bench` 4.6 minutes here).
     if (mode == ProbeMode::quick) {
       return {"--benchmark_format=json", "--benchmark_min_time=0.05", "--pipecheck_quick", "--pipecheck_repetitions=5"};
     }
     return {"--benchmark_format=json", "--benchmark_min_time=0.2",
             "--pipecheck_min_repetitions=5", "--pipecheck_max_repetitions=100",
-            "--pipecheck_target_noise=2", "--pipecheck_case_seconds=10"};
+            "--pipecheck_target_noise=2", "--pipecheck_case_seconds=5"};
   }
   // Verdicts decide: a judged figure stops once more repetitions cannot change its verdict;
   // quick holds figures without a threshold to nothing but the minimum count, standard to the
