@@ -278,6 +278,23 @@ void render_checks(std::ostringstream& out, const Report& report, const Judged& 
   out << "</section>\n";
 }
 
+// Why each figure's probe stopped repeating it and how long that took (core/stopping_rule),
+// folded under the probes; nothing for reports that did not keep it.
+void render_repetitions(std::ostringstream& out, const Report& report) {
+  std::ostringstream rows;
+  for (const auto& p : report.probes) {
+    for (const auto& m : p.measurements) {
+      if (m.stopping.empty()) continue;
+      rows << "<tr><td>" << h(m.what) << "</td><td class=\"num\">" << m.repetitions.size() << "</td><td class=\"why\">"
+           << h(m.stopping) << "</td></tr>\n";
+    }
+  }
+  if (rows.str().empty()) return;
+  out << "<details id=\"repetitions\"><summary>Repetitions: why each figure stopped</summary>\n<table><tr><th>what</th>"
+         "<th class=\"num\">repetitions</th><th>why it stopped</th></tr>\n"
+      << rows.str() << "</table></details>\n";
+}
+
 void render_probes(std::ostringstream& out, const Report& report) {
   out << "<section id=\"probes\"><h2>Probes</h2>\n<table><tr><th>probe</th><th>stage</th><th>status</th>"
          "<th class=\"num\">seconds</th><th class=\"num\">measurements</th><th>reason</th></tr>\n";
@@ -292,7 +309,9 @@ void render_probes(std::ostringstream& out, const Report& report) {
     for (const auto& error : p.case_errors) out << "<br>case error: " << h(error);
     out << "</td></tr>\n";
   }
-  out << "</table></section>\n";
+  out << "</table>\n";
+  render_repetitions(out, report);
+  out << "</section>\n";
 }
 
 }  // namespace

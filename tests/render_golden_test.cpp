@@ -64,9 +64,9 @@ INSTANTIATE_TEST_SUITE_P(RecordedRuns, RenderGolden, ::testing::Values("h200", "
 namespace pipecheck {
 namespace {
 
-// Why each figure stopped repeating, in report.md: a report that kept it gets one row a figure;
+// Why each figure stopped repeating, in report.md and report.html: a report that kept it gets one row a figure;
 // one that did not (the recorded runs above) gets no section.
-TEST(RenderMarkdownRepetitions, EachFigureSaysWhyItStopped) {
+TEST(RenderRepetitions, EachFigureSaysWhyItStopped) {
   auto run = testing::load_recorded_run("host");
   const std::string before = render_markdown(run.report, run.inventory, run.report.judged, run.extras);
   EXPECT_EQ(before.find("## Repetitions"), std::string::npos);
@@ -80,6 +80,12 @@ TEST(RenderMarkdownRepetitions, EachFigureSaysWhyItStopped) {
                        section),
             std::string::npos)
       << after.substr(section);
+  const std::string html = render_html(run.report, run.inventory, run.report.judged, run.extras);
+  EXPECT_NE(html.find("<td class=\"why\">verdict decided after 5 repetitions: pass at both ends; 1.2 s for its group of 2</td>"),
+            std::string::npos);
+  const auto unkept = testing::load_recorded_run("host");
+  EXPECT_EQ(render_html(unkept.report, unkept.inventory, unkept.report.judged, unkept.extras).find("id=\"repetitions\""),
+            std::string::npos);
 }
 
 }  // namespace
