@@ -138,36 +138,35 @@ std::string runs_so_far_json(const std::vector<CaseRuns>& cases) {
   return text.str();
 }
 
-// The judge's word on each member of the group (none when the policy decides no verdicts).
-std::vector<CaseDecision> group_decisions(const Group& group, const std::vector<CaseRuns>& cases,
-                                          const RepetitionPolicy& policy, const CaseDecider& decider) {
-  std::vector<CaseDecision> decisions;
-  if (!policy.decide_verdicts || !decider) return decisions;
-  const std::map<std::string, CaseDecision> by_key = decider(runs_so_far_json(cases));
-  for (std::size_t i : group.members) {
-    if (cases[i].error) continue;
-    const auto it = by_key.find(measurement_key(cases[i].name));
-    decisions.push_back(it == by_key.end() ? CaseDecision{} : it->second);
-  }
-  return decisions;
+// The judge's word on every case after a round: asked once a round, not once a group (the
+// document holds every case's runs, so asking per group grew with the square of the cases).
+// Empty when the policy decides no verdicts or no group has its minimum yet.
+std::map<std::string, CaseDecision> round_decisions(const std::vector<Group*>& going, const std::vector<CaseRuns>& cases,
+                                                    const RepetitionPolicy& policy, const CaseDecider& decider) {
+  if (!policy.decide_verdicts || !decider) return {};
+  const bool any_at_minimum = std::any_of(going.begin(), going.end(), [&](const Group* group) {
+    return std::any_of(group->members.begin(), group->members.end(), [&](std::size_t i) {
+      return static_cast<int>(cases[i].values.size()) >= policy.min_repetitions;
+    });
+  });
+  return any_at_minimum ? decider(runs_so_far_json(cases)) : std::map<std::string, CaseDecision>{};
 }
 
 void decide_group(Group& group, std::vector<CaseRuns>& cases, const RepetitionPolicy& policy,
-                  const CaseDecider& decider) {
+                  const std::map<std::string, CaseDecision>& by_key) {
   std::vector<std::vector<double>> values;
+  std::vector<CaseDecision> decisions;
   for (std::size_t i : group.members) {
-    if (!cases[i].error) values.push_back(cases[i].values);
+    if (cases[i].error) continue;
+    values.push_back(cases[i].values);
+    const auto it = by_key.find(measurement_key(cases[i].name));
+    decisions.push_back(it == by_key.end() ? CaseDecision{} : it->second);
   }
   if (values.empty()) {
     group.done = true;
     for (std::size_t i : group.members) cases[i].stop = "stopped: the case reported an error";
     return;
   }
-  // Below the minimum nothing stops: the judge is not asked.
-  std::size_t done = values.front().size();
-  for (const auto& member : values) done = std::min(done, member.size());
-  std::vector<CaseDecision> decisions;
-  if (static_cast<int>(done) >= policy.min_repetitions) decisions = group_decisions(group, cases, policy, decider);
   const StopReason reason = group_stop_reason(values, group.seconds, policy, decisions);
   if (reason == StopReason::running) return;
   group.done = true;
@@ -242,10 +241,9 @@ void run_in_rounds(const RepetitionPolicy& policy, const BenchmarkFlags& flags, 
     }
     if (going.empty()) break;
     std::shuffle(going.begin(), going.end(), shuffle);  // drift in time spreads over every group
-    for (Group* group : going) {
-      run_group_round(*group, cases);
-      decide_group(*group, cases, policy, decider);
-    }
+    for (Group* group : going) run_group_round(*group, cases);
+    const auto decisions = round_decisions(going, cases, policy, decider);
+    for (Group* group : going) decide_group(*group, cases, policy, decisions);
   }
   report_rounds(cases, flags);
 }

@@ -13,6 +13,8 @@
 #include "core/benchmark_json.hpp"
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
+#include "core/inventory.hpp"
+#include "core/json_records.hpp"
 #include "core/process_runner.hpp"
 
 namespace pipecheck {
@@ -133,6 +135,55 @@ TEST(RepetitionRounds, TakesOutTheFlagsThatDecideHowToRun) {
   std::vector<char*> bad_argv = {bad[0].data(), bad[1].data()};
   int bad_argc = 2;
   EXPECT_THROW(take_benchmark_flags(bad_argc, bad_argv.data()), UsageError);
+}
+
+}  // namespace
+}  // namespace pipecheck
+
+namespace pipecheck {
+namespace {
+
+// With verdicts to decide, a judged figure stops at its minimum once its verdict is the same at
+// both ends of its interval, and the 1-thread figure it is judged beside stops with it; without
+// (the same run, no inventory) both run to their maximum. A DRAM ceiling of 64 channels of
+// DDR5-6400 (3.3 TB/s) puts this machine's read far below the 60% minimum: fail, decided.
+TEST(RepetitionRounds, ADecidedVerdictStopsTheFigureAndItsReference) {
+  if (!fs::exists(kProbe)) GTEST_SKIP() << "pipecheck-hostmem not built";
+  Scratch scratch;
+  Inventory inventory;
+  inventory.memory.memory_channels = 64;
+  DimmInfo dimm;
+  dimm.speed_mts = 6400;
+  dimm.data_width_bits = 64;
+  inventory.memory.dimms.push_back(dimm);
+  write_file_atomically(scratch.path / "inventory.json", nlohmann::json(inventory).dump());
+  const std::vector<std::string> counts = {"--pipecheck_min_repetitions=3", "--pipecheck_max_repetitions=12",
+                                           "--pipecheck_target_noise=0.000001"};
+  std::vector<std::string> deciding = counts;
+  deciding.push_back("--pipecheck_verdict_inventory=" + (scratch.path / "inventory.json").string());
+  const Ran decided = run_hostmem(scratch, deciding);
+  ASSERT_TRUE(decided.process.ok()) << decided.process.describe() << "\n" << decided.err;
+  const ParsedBenchmarks parsed = parse_benchmark_json(decided.out, "hostmem");
+  ASSERT_EQ(parsed.measurements.size(), 2u);
+  for (const auto& m : parsed.measurements) {
+    EXPECT_EQ(m.repetitions.size(), 3u) << m.key << ": " << m.stopping;
+    const bool most_threads = m.key != "hostmem/read/threads:1";
+    const std::string expected = most_threads ? "verdict decided after 3 repetitions: fail at both ends"
+                                              : "stopped with the verdicts it is the reference of, after 3 repetitions";
+    EXPECT_EQ(m.stopping.rfind(expected, 0), 0u) << m.key << ": " << m.stopping;
+  }
+  const Ran undecided = run_hostmem(scratch, counts);
+  ASSERT_TRUE(undecided.process.ok()) << undecided.err;
+  for (const auto& m : parse_benchmark_json(undecided.out, "hostmem").measurements) {
+    EXPECT_EQ(m.repetitions.size(), 12u) << m.key << ": " << m.stopping;
+  }
+  // An inventory that is not one is refused by name before anything runs.
+  write_file_atomically(scratch.path / "bad.json", "[1, 2");
+  std::vector<std::string> bad = counts;
+  bad.push_back("--pipecheck_verdict_inventory=" + (scratch.path / "bad.json").string());
+  const Ran refused = run_hostmem(scratch, bad);
+  EXPECT_EQ(refused.process.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("--pipecheck_verdict_inventory="), std::string::npos) << refused.err;
 }
 
 }  // namespace
