@@ -36,6 +36,7 @@
 #include "decode/jpeg_nvjpeg.hpp"
 #include "decode/jpeg_scaling.hpp"
 #include "decode/loader_transform.hpp"
+#include "decode/pillow_decode.hpp"
 
 namespace pipecheck {
 namespace {
@@ -141,7 +142,10 @@ DecodeResult apply_op(Worker& w, const JpegImage& image, const DecodeOp& op, con
     w.plan = fixed ? *fixed : plan_sample(image.header.width, image.header.height, t, w.random);
     w.scale = op.kind == OpKind::loader_dct ? loader_dct_scale(w.plan, image.header.width, image.header.height, t) : JpegScale{1, 1};
   }
-  DecodeResult result = w.decoder.decode(image.bytes.data(), image.bytes.size(), w.scale, w.decoded, config.flags);
+  // The loader's path decodes as Pillow does (a row at a time, into a new image); the decode
+  // cases through TurboJPEG's whole-image call, as tjbench and DALI's CPU path do.
+  DecodeResult result = is_loader(op) ? pillow_decode(image.bytes.data(), image.bytes.size(), w.scale, w.decoded, config.flags)
+                                      : w.decoder.decode(image.bytes.data(), image.bytes.size(), w.scale, w.decoded, config.flags);
   if (result.ok && is_loader(op)) {
     const SamplePlan plan = scaled_plan(w.plan, image.header.width, image.header.height, w.decoded.width, w.decoded.height);
     apply_loader_transform(w.decoded, plan, t, w.loader);
