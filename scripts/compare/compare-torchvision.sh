@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The budget's decode stage beside a plain torchvision DataLoader on the same images: ImageFolder,
 # RandomResizedCrop(224) + RandomHorizontalFlip + ToTensor + Normalize, DataLoader(batch_size=32,
-# num_workers=W, shuffle=True), each step simulated by a sleep of --step-ms; at W = 0, 1, 2 on
+# num_workers=W, shuffle=True; batch 32, 8 on the large photos so a measurement holds several
+# batches), each step simulated by a 5 ms sleep; at W = 0, 1, 2 on
 # two datasets (small ImageNet-like files, large photos), interleaved round by round with
 # `pipecheck run --only decode --images DS` and its budget at the same workload. Prints samples/s,
 # median [min, max] of the rounds, the load, and the median of the rounds' ratios budget /
@@ -11,14 +12,17 @@
 #            [--rounds 5] [--seconds 12] [--workers "0 1 2"] [--bin build/bin] [--keep]
 #   --small DIR, --large DIR   the datasets (class folders of JPEGs, as ImageFolder reads them)
 #   --make-small N             instead: N ImageNet-like JPEGs of 300-900 px (make-image-sets.py)
-#   --make-large N             instead: N photos of 3840x2400, one in five progressive
-#   --seconds S                each DataLoader measurement times batches for at least S s
+#   --make-large N             instead: N photos of 3840x2400, one in five progressive, each
+#                              linked under 8 names (an epoch of many batches keeps 2 workers busy)
+#   --seconds S                each DataLoader measurement times batches for at least S s (twice
+#                              that on the large photos)
 # Needs Debian's /usr/bin/python3 with python3-torch, python3-torchvision, python3-pil and
 # python3-numpy (scripts/install-deps.sh --with-compare-tools; never pip).
 set -euo pipefail
 
-small="" large="" make_small=2000 make_large=32 rounds=5 seconds=12 workers="0 1 2" bin="" keep=0
-train=224 batch=32 step_ms=5
+small="" large="" make_small=2000 make_large=20 rounds=5 seconds=12 workers="0 1 2" bin="" keep=0
+train=224 step_ms=5
+declare -A batch=([small]=32 [large]=8) scale=([small]=1 [large]=2)
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --small) small="$2"; shift 2 ;;
@@ -30,7 +34,7 @@ while [[ $# -gt 0 ]]; do
     --workers) workers="$2"; shift 2 ;;
     --bin) bin="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "compare-torchvision.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -49,7 +53,11 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 if [[ -z "$small" ]]; then small="$work/small"; "$python" "$root/scripts/compare/make-image-sets.py" small "$small" "$make_small"; fi
-if [[ -z "$large" ]]; then large="$work/large"; "$python" "$root/scripts/compare/make-image-sets.py" large "$large" "$make_large"; fi
+if [[ -z "$large" ]]; then
+  large="$work/large"
+  "$python" "$root/scripts/compare/make-image-sets.py" large "$large" "$make_large"
+  for f in "$large"/*/*.JPEG; do for k in 1 2 3 4 5 6 7; do ln "$f" "${f%.JPEG}-$k.JPEG"; done; done
+fi
 
 cat > "$work/dataloader.py" <<'PY'
 # A plain torchvision training input pipeline with the step simulated; prints samples/s of the
@@ -79,9 +87,9 @@ while True:
 PY
 
 # The budget's decode stage (samples/s) at W workers from a run folder.
-budget_at() {  # folder workers
+budget_at() {  # folder workers batch
   local status=0
-  "$bin/pipecheck" report "$1" --workload "workers=$2,train=${train}x${train},batch=$batch,step_ms=$step_ms" --no-color \
+  "$bin/pipecheck" report "$1" --workload "workers=$2,train=${train}x${train},batch=$3,step_ms=$step_ms" --no-color \
     >"$1/report-$2.log" 2>&1 || status=$?
   if (( status != 0 && status != 1 && status != 4 )); then
     echo "compare-torchvision.sh: pipecheck report $1 failed (exit $status):" >&2; cat "$1/report-$2.log" >&2; exit 1
@@ -105,12 +113,12 @@ for ((r = 1; r <= rounds; r++)); do  # interleaved: drift in the machine's load 
   for set in small large; do
     folder=${!set}
     for w in $workers; do
-      values["loader/$set/$w"]+=" $("$python" "$work/dataloader.py" "$folder" "$w" "$seconds" "$train" "$batch" "$step_ms")"
+      values["loader/$set/$w"]+=" $("$python" "$work/dataloader.py" "$folder" "$w" "$((seconds * ${scale[$set]}))" "$train" "${batch[$set]}" "$step_ms")"
     done
     # Each round its own --out: a round never reads another round's run folder.
     status=0
     "$bin/pipecheck" run --only decode --images "$folder" \
-      --workload "workers=$most_workers,train=${train}x${train},batch=$batch,step_ms=$step_ms" \
+      --workload "workers=$most_workers,train=${train}x${train},batch=${batch[$set]},step_ms=$step_ms" \
       --out "$work/runs-$set-$r" --no-color >"$work/run-$set-$r.log" 2>&1 || status=$?
     if (( status != 0 && status != 1 && status != 4 )); then
       echo "compare-torchvision.sh: round $r $set: pipecheck run failed (exit $status):" >&2; cat "$work/run-$set-$r.log" >&2; exit 1
@@ -119,7 +127,7 @@ for ((r = 1; r <= rounds; r++)); do  # interleaved: drift in the machine's load 
     [[ -n "$run_folder" ]] || { echo "compare-torchvision.sh: round $r $set: pipecheck run wrote no run folder" >&2; exit 3; }
     line="round $r $set:"
     for w in $workers; do
-      figure=$(budget_at "$run_folder" "$w")  # a failed report stops the script here (set -e)
+      figure=$(budget_at "$run_folder" "$w" "${batch[$set]}")  # a failed report stops the script here (set -e)
       values["budget/$set/$w"]+=" $(printf '%.3f' "$figure")"
       line+=" W=$w DataLoader ${values[loader/$set/$w]##* } budget ${values[budget/$set/$w]##* };"
     done
