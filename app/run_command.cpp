@@ -358,6 +358,7 @@ std::vector<std::string> stage_arguments(const std::string& stage, const RunOpti
   run.images_dir = options.images_dir;
   run.decode_size = options.decode_size;
   if (!options.workload.empty()) run.workers = parse_workload(options.workload).workers;
+  run.workload = options.workload;
   run.scratch_dir = run_folder.parent_path();
   return spec->probe_arguments(run);
 }

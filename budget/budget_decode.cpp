@@ -1,6 +1,8 @@
 // The budget's decode stage from the decode probe's cases: each image set's rate (baseline,
-// progressive, CMYK) at the loader's thread count, weighted by how many of the dataset's files
-// each set holds; the plain path as the bound, the DCT-scaled path beside it.
+// progressive, CMYK) of the loader's whole per-sample path (decode, crop + resize, tensor) at the
+// loader's thread count, weighted by how many of the dataset's files each set holds; then each
+// sample's hand-over to the training process, and the CPUs the workers share with it. The plain
+// path is the bound; the DCT-scaled path beside it, where DCT scaling shrinks some decode.
 #include "budget/budget_decode.hpp"
 
 #include <algorithm>
@@ -17,9 +19,12 @@ namespace pipecheck {
 namespace {
 
 constexpr const char* kSets[] = {"baseline", "progressive", "cmyk"};
-constexpr const char* kPlainOp = "resize_plain";  // decode whole, then resize
-constexpr const char* kDctOp = "resize";          // DCT-scaled decode, then resize
-constexpr const char* kFullOp = "full";           // decode only
+constexpr const char* kLoaderOp = "loader";         // the loader's path: decode whole, crop + resize, tensor
+constexpr const char* kLoaderDctOp = "loader_dct";  // the same, DCT-scaled decode first
+constexpr const char* kPlainOp = "resize_plain";    // older probes: decode whole, then resize
+constexpr const char* kDctOp = "resize";            // older probes: DCT-scaled decode, then resize
+constexpr const char* kFullOp = "full";             // decode only
+constexpr const char* kHandoverOp = "handover";     // a batch from a worker process to the trainer
 
 std::string param(const Measurement& m, const std::string& name) { return param_or_empty(m.params, name); }
 
@@ -45,6 +50,7 @@ struct Cases {
   std::map<CaseKey, const Measurement*> by_key;
   std::set<int> threads;
   const Measurement* any = nullptr;  // one case, for the corpus facts every case carries
+  const Measurement* handover = nullptr;
 
   const Measurement* find(const std::string& op, const std::string& set, int threads_) const {
     const auto it = by_key.find({op, set, threads_});
@@ -56,7 +62,11 @@ Cases index_cases(const std::vector<const Measurement*>& decode) {
   Cases cases;
   for (const Measurement* m : decode) {
     const std::string op = op_of(*m);
-    if (m->unit != "images/s" || m->stats.median <= 0 || (op != kPlainOp && op != kDctOp && op != kFullOp)) continue;
+    if (m->unit == "images/s" && m->stats.median > 0 && op == kHandoverOp) cases.handover = m;
+    if (m->unit != "images/s" || m->stats.median <= 0 ||
+        (op != kLoaderOp && op != kLoaderDctOp && op != kPlainOp && op != kDctOp && op != kFullOp)) {
+      continue;
+    }
     const int threads = int_param(m->params, "threads", 0);
     cases.by_key[{op, set_of(*m), threads}] = m;
     cases.threads.insert(threads);
@@ -67,18 +77,20 @@ Cases index_cases(const std::vector<const Measurement*>& decode) {
 
 std::string threads_words(int threads) { return std::to_string(threads) + (threads == 1 ? " thread" : " threads"); }
 
-// The loader's workers when measured; else the nearest count below (or the fewest), said so.
+// The loader's workers when measured (one thread for workers=0: the training process loads);
+// else the nearest count below (or the fewest), said so.
 int pick_threads(const Cases& cases, const Workload& w, std::string& note) {
   const int most = *cases.threads.rbegin();
   if (!w.workers) {
     note = "; " + threads_words(most) + ", the most measured (workers= sets the loader's own count)";
     return most;
   }
-  if (cases.threads.count(*w.workers)) return *w.workers;
-  auto below = cases.threads.upper_bound(*w.workers);
+  const int wanted = std::max(1, *w.workers);
+  if (cases.threads.count(wanted)) return wanted;
+  auto below = cases.threads.upper_bound(wanted);
   const int chosen = below == cases.threads.begin() ? *cases.threads.begin() : *std::prev(below);
-  note = "; " + std::to_string(*w.workers) + " workers not measured: taken at " + threads_words(chosen) +
-         " (pipecheck run --workload workers=" + std::to_string(*w.workers) + " measures them)";
+  note = "; " + std::to_string(wanted) + " workers not measured: taken at " + threads_words(chosen) +
+         " (pipecheck run --workload workers=" + std::to_string(wanted) + " measures them)";
   return chosen;
 }
 
@@ -100,11 +112,18 @@ struct Term {
   bool estimated = false;  // scaled from the set's full decode by the baseline's op/full ratio
 };
 
-// The set's rate for `op`; a set measured only in full decode (older probes' progressive set)
-// is scaled by how `op` compares with full decode on the baseline set, and marked estimated.
-Term term_of(const Cases& cases, const std::string& op, const std::string& set, int count, int threads) {
+// The set's rate for `op`; `instead` when the set has no `op` case (loader_dct is not measured
+// where DCT scaling cannot shrink the set's decodes: there its rate is the loader's). A set
+// measured only in full decode (older probes' progressive set) is scaled by how `op` compares
+// with full decode on the baseline set, and marked estimated.
+Term term_of(const Cases& cases, const std::string& op, const std::string& set, int count, int threads,
+             const std::string& instead = "") {
   Term term{set, count, std::nullopt, false};
   if (const Measurement* m = cases.find(op, set, threads)) {
+    term.rate = m->stats.median;
+    return term;
+  }
+  if (const Measurement* m = instead.empty() ? nullptr : cases.find(instead, set, threads)) {
     term.rate = m->stats.median;
     return term;
   }
@@ -124,13 +143,14 @@ struct Mixed {
   std::vector<std::string> left_out;  // sets in the dataset with no rate at all
 };
 
-Mixed mix(const Cases& cases, const std::string& op, const std::map<std::string, int>& counts, int threads) {
+Mixed mix(const Cases& cases, const std::string& op, const std::map<std::string, int>& counts, int threads,
+          const std::string& instead = "") {
   Mixed mixed;
   double files = 0, seconds = 0;
   for (const char* set : kSets) {
     const int count = counts.at(set);
     if (count == 0) continue;
-    Term term = term_of(cases, op, set, count, threads);
+    Term term = term_of(cases, op, set, count, threads, instead);
     if (!term.rate) {
       mixed.left_out.push_back(std::string(set) + " (" + std::to_string(count) + " files)");
       continue;
@@ -187,48 +207,131 @@ double pixel_scale(const Measurement& any, const Workload& w, std::string& note)
 
 }  // namespace
 
+namespace {
+
+double label_number(const Measurement& m, const std::string& name) { return std::atof(param(m, name).c_str()); }
+
+// What the loader delivers from the threads' mixed rate: each worker's time per sample is its
+// share of the threads' time plus the sample's hand-over; the CPUs the workers share with the
+// training process bound them all. workers=0: the training process loads each batch, then steps.
+struct Delivered {
+  double rate = 0;
+  std::string words;
+};
+Delivered deliver(double threads_rate, int threads, const Workload& w, const Cases& cases) {
+  Delivered out;
+  const double per_sample = threads / threads_rate;  // one worker's seconds a sample, beside the others
+  if (w.workers && *w.workers == 0) {
+    if (w.batch && w.step_ms) {
+      const double batch_seconds = *w.batch * per_sample + *w.step_ms / 1000;
+      out.rate = *w.batch / batch_seconds;
+      out.words = "; no worker: the training process loads each batch, then steps: batch " + std::to_string(*w.batch) +
+                  " x " + figure(per_sample * 1000, "ms") + " + " + figure(*w.step_ms, "ms") + " step = " +
+                  figure(out.rate, "samples/s");
+    } else {
+      out.rate = threads_rate;
+      out.words = "; no worker: the training process loads (give batch= and step_ms= to add its steps)";
+    }
+    return out;
+  }
+  const int workers = w.workers.value_or(threads);
+  double handover = 0, parent = 0;
+  std::string handover_words;
+  if (cases.handover) {
+    handover = 1 / cases.handover->stats.median;
+    parent = label_number(*cases.handover, "parent_us_per_sample") / 1e6;
+    handover_words = " + hand-over " + figure(handover * 1000, "ms") + " (batch " + param(*cases.handover, "batch") +
+                     " of " + bytes_words(label_number(*cases.handover, "sample_bytes")) + " a sample, through shared memory)";
+  } else {
+    handover_words = " (no batch hand-over measured)";
+  }
+  const double worker_rate = workers / (per_sample + handover);
+  out.rate = worker_rate;
+  out.words = "; " + std::to_string(workers) + (workers == 1 ? " worker" : " workers") + " / (" +
+              figure(per_sample * 1000, "ms") + " a sample" + handover_words + ") = " + figure(worker_rate, "samples/s");
+  const int cpus = cases.any ? int_param(cases.any->params, "usable_cpus", 0) : 0;
+  if (cpus <= 0) {
+    out.words += " (the probe did not report its usable CPUs: the training process's share is not counted)";
+    return out;
+  }
+  // CPU seconds a sample: the threads' own (T threads on fewer CPUs share them), the hand-over,
+  // and the training process's receipt of it.
+  const double cpu_per_sample = std::min(threads, cpus) / threads_rate + handover + parent;
+  const double cpu_rate = cpus / cpu_per_sample;
+  if (workers + 1 > cpus && cpu_rate < worker_rate) {
+    out.rate = cpu_rate;
+    out.words += "; " + std::to_string(workers) + " workers and the training process (" +
+                 figure(parent * 1e6, "us") + " a sample) share " + std::to_string(cpus) + " usable CPUs: " +
+                 std::to_string(cpus) + " / " + figure(cpu_per_sample * 1000, "ms") + " CPU a sample = " +
+                 figure(cpu_rate, "samples/s");
+  }
+  return out;
+}
+
+}  // namespace
+
 DecodeMix decode_mix(const std::vector<const Measurement*>& decode, const Workload& workload) {
   DecodeMix result;
   const Cases cases = index_cases(decode);
   if (!cases.any) {
-    result.derivation = "no decode measurement (resize_plain, resize or full)";
+    result.derivation = "no decode measurement (loader, resize_plain or full)";
     return result;
   }
   std::string threads_note, size_note;
   result.threads = pick_threads(cases, workload, threads_note);
   const double scale = pixel_scale(*cases.any, workload, size_note);
   const auto counts = set_counts(*cases.any);
-  const Mixed plain = mix(cases, kPlainOp, counts, result.threads);
-  const Mixed dct = mix(cases, kDctOp, counts, result.threads);
-  // Without the plain case (an older probe), full decode alone is the nearest figure above it.
+  // The loader's path; an older probe's decode + resize, else full decode (an upper bound).
+  const Mixed loader = mix(cases, kLoaderOp, counts, result.threads);
+  const bool has_loader = loader.rate.has_value();
+  const Mixed plain = has_loader ? loader : mix(cases, kPlainOp, counts, result.threads);
   const bool plain_measured = plain.rate.has_value();
   const Mixed& bound = plain_measured ? plain : mix(cases, kFullOp, counts, result.threads);
-  // The resize cases carry the size they resized to; full decode cases do not.
-  std::string probe_train;
+  const Mixed dct = has_loader ? mix(cases, kLoaderDctOp, counts, result.threads, kLoaderOp)
+                               : mix(cases, kDctOp, counts, result.threads);
+  std::string probe_train, transform, dct_percent;
+  bool any_dct_case = false;
   for (const auto& [key, m] : cases.by_key) {
     if (!param(*m, "train_size").empty()) probe_train = param(*m, "train_size");
+    if (!param(*m, "transform").empty()) transform = param(*m, "transform");
+    if (std::get<0>(key) == kLoaderDctOp || std::get<0>(key) == kDctOp) any_dct_case = true;
   }
   const std::string train = probe_train.empty() ? "the training size" : probe_train;
-  std::string text = plain_measured
-                         ? "decode whole + resize to " + train + " (what Pillow and torchvision do)"
-                         : "full decode (no plain decode + resize measured: an upper bound of it)";
+  std::string text = has_loader ? "the loader's path (decode whole, " + (transform.empty() ? train : transform) + ")"
+                     : plain_measured ? "decode whole + resize to " + train + " (an older probe: no crop, no tensor)"
+                                      : "full decode (no loader path measured: an upper bound of it)";
   if (bound.rate) {
-    result.plain = *bound.rate * scale;
+    const double threads_rate = *bound.rate * scale;
     text += ", " + threads_words(result.threads) + size_note + ": " + terms_words(bound, scale);
     text += bound.terms.size() > 1 || !bound.left_out.empty() ? ", weighted by file count = " : " = ";
-    text += figure(*result.plain, "samples/s");
+    text += figure(threads_rate, "samples/s");
+    const Delivered delivered = deliver(threads_rate, result.threads, workload, cases);
+    result.plain = delivered.rate;
+    text += delivered.words;
+    // DCT scaling: only where some decode of the dataset shrinks, and the figure is above the plain one.
+    if (dct.rate && any_dct_case) {
+      const double dct_rate = deliver(*dct.rate * scale, result.threads, workload, cases).rate;
+      if (dct_rate > *result.plain) {
+        result.dct = dct_rate;
+        text += "; achievable with DCT scaling (Pillow draft, DALI, OpenCV IMREAD_REDUCED): " + figure(dct_rate, "samples/s");
+      }
+    }
+    if (!result.dct) text += "; DCT scaling would not help: no decode of these images shrinks at this crop and size";
   } else {
     text += ": not measured at " + threads_words(result.threads);
-  }
-  if (dct.rate) {
-    result.dct = *dct.rate * scale;
-    text += "; achievable with DCT scaling (Pillow draft, DALI, OpenCV IMREAD_REDUCED): " +
-            figure(*result.dct, "samples/s");
   }
   const std::string workload_train =
       workload.train_width ? std::to_string(*workload.train_width) + "x" + std::to_string(*workload.train_height) : "";
   if (!workload_train.empty() && !probe_train.empty() && probe_train != workload_train) {
     text += " (the probe resized to " + probe_train + ", the workload trains at " + workload_train + ")";
+  }
+  const Measurement* loader_case = nullptr;
+  for (const auto& [key, m] : cases.by_key) {
+    if (std::get<0>(key) == kLoaderOp) loader_case = m;
+  }
+  if (loader_case && (param(*loader_case, "crop") != workload.crop || param(*loader_case, "tensor") != workload.tensor)) {
+    text += " (the probe measured crop " + param(*loader_case, "crop") + ", " + param(*loader_case, "tensor") +
+            " tensors; the workload says crop " + workload.crop + ", " + workload.tensor + ")";
   }
   result.derivation = text + threads_note;
   return result;

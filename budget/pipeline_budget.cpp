@@ -32,10 +32,12 @@ std::vector<const Measurement*> measurements_of(const Report& report, const std:
   return found;
 }
 
-// Bytes of the tensor one sample becomes: W x H x 3 (uint8 RGB) at the training size.
+// Bytes of the tensor one sample becomes: 3 x W x H values at the training size, 4 bytes each
+// for float32 (ToTensor + Normalize), 1 for uint8 (tensor=, budget/workload.cpp).
 std::optional<double> tensor_bytes(const Workload& w) {
-  if (w.train_width) return 3.0 * *w.train_width * *w.train_height;
-  if (w.image_width) return 3.0 * *w.image_width * *w.image_height;
+  const double value = tensor_value_bytes(w);
+  if (w.train_width) return 3.0 * value * *w.train_width * *w.train_height;
+  if (w.image_width) return 3.0 * value * *w.image_width * *w.image_height;
   return std::nullopt;
 }
 
@@ -43,7 +45,8 @@ std::string tensor_words(const Workload& w) {
   const bool train = w.train_width.has_value();
   const int width = train ? *w.train_width : w.image_width.value_or(0);
   const int height = train ? *w.train_height : w.image_height.value_or(0);
-  return std::to_string(width) + "x" + std::to_string(height) + "x3 = " + bytes_words(3.0 * width * height) + " per tensor";
+  return std::to_string(width) + "x" + std::to_string(height) + "x3 " + w.tensor + " = " +
+         bytes_words(3.0 * tensor_value_bytes(w) * width * height) + " per tensor";
 }
 
 struct Context {

@@ -5,12 +5,17 @@
 //   image=2000x1500   stored image size in pixels; scales a generated corpus's decode rate
 //                     (a dataset's own images are measured as they are) and sizes the tensor
 //                     when train= is absent
-//   train=224x224     the size the loader resizes to: the tensor copied is W x H x 3 bytes (uint8
-//                     RGB; normalise on the GPU)
+//   train=224x224     the size the loader crops and resizes to: the tensor is 3 x H x W values
+//   crop=random-resized  the loader's transform: random-resized (RandomResizedCrop + RandomHorizontal-
+//                     Flip, the training default), center (Resize to 8/7 of train, CenterCrop) or
+//                     none (a plain resize to train=); what the decode probe measures
+//   tensor=float32    float32 (ToTensor + Normalize: 4 bytes a value) or uint8 (PILToTensor; normalise
+//                     on the GPU)
 //   batch=256         per-GPU batch size          step_ms=120   one training step, milliseconds
 //   gpus=8            data-parallel GPUs (default: the GPUs in the inventory, at least 1)
 //   workers=8         the data loader's worker processes (num_workers): decode and dataset reads
-//                     are taken at this parallelism; `run` measures it (--workers to the probes)
+//                     are taken at this parallelism; `run` measures it (--workers to the probes);
+//                     0: the training process loads each batch itself, then steps
 //   layout=loose      loose: one file per image (each costs a random access); packed: shards
 //                     read sequentially
 //   data=nvme0n1      the disk (device name or a path prefix) the dataset is on; default: the
@@ -74,6 +79,28 @@ double parse_size_value(const std::string& key, const std::string& value) {
   return figure_value * scale;
 }
 
+int parse_count(const std::string& key, const std::string& value) {
+  if (value.empty() || value.size() > 9 || value.find_first_not_of("0123456789") != std::string::npos) {
+    bad(key, value, "a whole number, 0 or more");
+  }
+  return std::atoi(value.c_str());
+}
+
+template <std::size_t N>
+std::string one_of_words(const char* const (&names)[N]) {
+  std::string text;
+  for (std::size_t i = 0; i < N; ++i) text += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + names[i];
+  return text;
+}
+
+template <std::size_t N>
+std::string parse_one_of(const std::string& key, const std::string& value, const char* const (&names)[N]) {
+  for (const char* name : names) {
+    if (value == name) return value;
+  }
+  bad(key, value, one_of_words(names));
+}
+
 int parse_positive(const std::string& key, const std::string& value) {
   if (value.empty() || value.size() > 9 || value.find_first_not_of("0123456789") != std::string::npos ||
       std::atoi(value.c_str()) <= 0) {
@@ -107,7 +134,9 @@ using KeySetter = std::function<void(Workload&, const std::string& key, const st
 const std::map<std::string, KeySetter>& workload_keys() {
   static const std::map<std::string, KeySetter> keys = {
       {"bytes", [](Workload& w, const std::string& k, const std::string& v) { w.bytes_per_image = parse_size_value(k, v); }},
-      {"workers", [](Workload& w, const std::string& k, const std::string& v) { w.workers = parse_positive(k, v); }},
+      {"workers", [](Workload& w, const std::string& k, const std::string& v) { w.workers = parse_count(k, v); }},
+      {"crop", [](Workload& w, const std::string& k, const std::string& v) { w.crop = parse_one_of(k, v, kCropModes); }},
+      {"tensor", [](Workload& w, const std::string& k, const std::string& v) { w.tensor = parse_one_of(k, v, kTensorKinds); }},
       {"image",
        [](Workload& w, const std::string& k, const std::string& v) {
          const auto [width, height] = parse_size_wxh(k, v);
@@ -152,6 +181,8 @@ std::string bytes_words(double bytes) {
   return figure(bytes, "B");
 }
 
+int tensor_value_bytes(const Workload& workload) { return workload.tensor == "uint8" ? 1 : 4; }
+
 Workload parse_workload(const std::string& text) {
   Workload workload;
   workload.text = text;
@@ -181,11 +212,17 @@ std::string describe(const Workload& w) {
   std::string text = w.image_width ? std::to_string(*w.image_width) + "x" + std::to_string(*w.image_height) + " images"
                                    : std::string("images");
   if (w.bytes_per_image) text += " of " + bytes_words(*w.bytes_per_image);
-  if (w.train_width) text += ", trained at " + std::to_string(*w.train_width) + "x" + std::to_string(*w.train_height);
+  if (w.train_width) {
+    text += ", trained at " + std::to_string(*w.train_width) + "x" + std::to_string(*w.train_height) + " (crop " + w.crop +
+            ", " + w.tensor + " tensors)";
+  }
   if (w.batch) text += ", batch " + std::to_string(*w.batch);
   if (w.step_ms) text += ", " + figure(*w.step_ms) + " ms/step";
   if (w.gpus) text += ", " + std::to_string(*w.gpus) + " GPUs";
-  if (w.workers) text += ", " + std::to_string(*w.workers) + (*w.workers == 1 ? " loader worker" : " loader workers");
+  if (w.workers) {
+    text += *w.workers == 0 ? std::string(", no loader worker (the training process loads)")
+                            : ", " + std::to_string(*w.workers) + (*w.workers == 1 ? " loader worker" : " loader workers");
+  }
   text += w.loose_files ? ", loose files" : ", packed shards";
   if (!w.data.empty()) text += ", data on " + w.data;
   return text;

@@ -8,6 +8,8 @@ find_package(benchmark REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBURING REQUIRED IMPORTED_TARGET liburing)
 pkg_check_modules(TURBOJPEG REQUIRED IMPORTED_TARGET libturbojpeg)
+# libjpeg's own API: the decode probe reads a row at a time as Pillow does (decode/pillow_decode.hpp).
+pkg_check_modules(LIBJPEG REQUIRED IMPORTED_TARGET libjpeg)
 # hwloc (Debian 12: 2.9) reads the machine's topology: packages, cores, caches, NUMA nodes, PCI tree.
 # 2.8 for the NO_DISTANCES/NO_MEMATTRS/NO_CPUKINDS load flags (set_components is 2.1).
 pkg_check_modules(HWLOC REQUIRED IMPORTED_TARGET hwloc>=2.8)

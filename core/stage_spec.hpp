@@ -27,6 +27,7 @@ struct StageRunInputs {
   std::string images_dir;                  // --images
   std::string decode_size;                 // --decode-size
   std::optional<int> workers;              // --workload workers=N: the loader's parallelism
+  std::string workload;                    // --workload as given: the loader's transform and batch
   std::filesystem::path scratch_dir;       // the --out folder that holds the run's folder
 };
 

@@ -1,11 +1,14 @@
 // pipecheck-decode: CPU JPEG decode throughput (images/s, megapixels/s) on a user's dataset or a
-// generated photo-like corpus: full decode, DCT-scaled decode, decode + resize to the training
-// size, from one thread to all cores, each thread with its own TurboJPEG handle.
+// generated photo-like corpus: full decode, DCT-scaled decode, and the loader's whole per-sample
+// path (decode, crop and resize, tensor, as torchvision does it; decode/loader_transform.hpp),
+// from one thread to all cores, each thread with its own TurboJPEG handle; and the hand-over of
+// a batch from a worker process to the training process (decode/batch_handover.hpp).
 #include <benchmark/benchmark.h>
 #include <turbojpeg.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -25,30 +28,34 @@
 #include "core/probe_main.hpp"
 #include "core/stage_names.hpp"
 #include "core/text_escape.hpp"
+#include "decode/batch_handover.hpp"
 #include "decode/jpeg_corpus.hpp"
 #include "decode/jpeg_decoder.hpp"
 #include "decode/jpeg_gpu_case.hpp"
 #include "decode/jpeg_gpu_decode.hpp"
 #include "decode/jpeg_nvjpeg.hpp"
 #include "decode/jpeg_scaling.hpp"
+#include "decode/loader_transform.hpp"
+#include "decode/pillow_decode.hpp"
 
 namespace pipecheck {
 namespace {
 
 // The work model: what each case does to one image after reading its bytes from memory.
-enum class OpKind { full, dct_scaled, resize_with_dct, resize_plain };
+enum class OpKind { full, dct_scaled, loader, loader_dct };
 struct DecodeOp {
   const char* key;
   const char* what;
   OpKind kind;
   JpegScale scale;  // for dct_scaled
 };
-// resize_plain is what Pillow and torchvision loaders do (decode whole, then resize); resize is
-// what Pillow's draft(), DALI and OpenCV's IMREAD_REDUCED_* achieve.
+// loader is what a torchvision DataLoader worker does to each sample (decode whole, crop and
+// resize, tensor); loader_dct the same with the DCT-scaled decode Pillow's draft(), DALI and
+// OpenCV's IMREAD_REDUCED_* achieve.
 constexpr DecodeOp kOps[] = {
     {"full", "full decode to RGB", OpKind::full, {1, 1}},
-    {"resize", "decode + resize, DCT-scaled first", OpKind::resize_with_dct, {1, 1}},
-    {"resize_plain", "decode + resize, no DCT shortcut", OpKind::resize_plain, {1, 1}},
+    {"loader", "the loader's path: decode, crop + resize, tensor", OpKind::loader, {1, 1}},
+    {"loader_dct", "the loader's path, DCT-scaled decode first", OpKind::loader_dct, {1, 1}},
     {"dct_1_2", "DCT-scaled decode 1/2", OpKind::dct_scaled, {1, 2}},
     {"dct_1_4", "DCT-scaled decode 1/4", OpKind::dct_scaled, {1, 4}},
 };
@@ -58,6 +65,17 @@ constexpr DecodeOp kOps[] = {
 constexpr const char* kResizeFilter =
     "bilinear with antialias: triangle filter widened by the shrink factor, as Pillow BILINEAR and "
     "torchvision Resize (antialias=True), stretched to the exact size";
+
+// The loader's per-sample path in words, for the label and the budget's derivation.
+std::string transform_words(const LoaderTransform& t) {
+  const std::string size = std::to_string(t.width) + "x" + std::to_string(t.height);
+  std::string text = "pil_loader convert copy, ";
+  if (t.crop == CropMode::random_resized) text += "RandomResizedCrop(" + size + ") + RandomHorizontalFlip";
+  if (t.crop == CropMode::center) text += "Resize(" + std::to_string(center_resize_side(t)) + ") + CenterCrop(" + size + ")";
+  if (t.crop == CropMode::none) text += "Resize((" + size + "))";
+  text += t.tensor == TensorKind::float32 ? ", ToTensor + Normalize (float32)" : ", PILToTensor (uint8)";
+  return text;
+}
 
 // One set of images a case runs over, with what verifies its decodes.
 struct ImageSet {
@@ -75,7 +93,8 @@ std::string set_suffix(const ImageSet& set) {
 }
 
 struct ProbeConfig {
-  std::pair<int, int> train_size{640, 640};
+  LoaderTransform transform;  // train size, crop, tensor: the loader's path
+  int batch = 32;             // samples a batch hands over
   int quality = 90;  // of a generated corpus: sets the verification bound
   int flags = 0;     // TJFLAG_* (fast DCT / fast upsampling when --decode fast)
   std::map<std::string, std::string> corpus_label;  // corpus facts repeated in every label
@@ -95,69 +114,107 @@ struct ProbeData {
   ProbeConfig config;
   std::mutex mutex;
   std::map<std::string, Verification> verified;    // case key -> its one verification
+  // Where each case's thread goes on in its share: each repetition takes the next images, so
+  // the repetitions together cover the whole sample rather than its first images again.
+  std::map<std::pair<std::string, int>, std::size_t> cursors;
 };
 ProbeData* g_data = nullptr;
 
-// Decodes one image the way `op` does. The output sizes come from the image and the target.
-DecodeResult apply_op(JpegDecoder& decoder, const JpegImage& image, const DecodeOp& op,
-                      const ProbeConfig& config, RgbImage& decoded, RgbImage& resized,
-                      std::vector<unsigned char>& scratch) {
-  const auto [tw, th] = config.train_size;
-  JpegScale scale = op.scale;
-  if (op.kind == OpKind::resize_with_dct) {
-    scale = pick_dct_scale(image.header.width, image.header.height, tw, th);
+bool is_loader(const DecodeOp& op) { return op.kind == OpKind::loader || op.kind == OpKind::loader_dct; }
+
+// What one thread holds, as a loader worker does: its decoder, buffers and random draws.
+struct Worker {
+  JpegDecoder decoder;
+  RgbImage decoded;
+  LoaderBuffers loader;
+  LoaderRandom random;
+  SamplePlan plan;      // the last sample's draws, in the full image's pixels
+  JpegScale scale{1, 1};  // the last decode's DCT scale
+};
+
+// Decodes one image the way `op` does; a loader op draws its sample's crop and flip (or takes
+// `fixed`, to repeat a sample) and runs the transform.
+DecodeResult apply_op(Worker& w, const JpegImage& image, const DecodeOp& op, const ProbeConfig& config,
+                      const SamplePlan* fixed = nullptr) {
+  const LoaderTransform& t = config.transform;
+  w.scale = op.scale;
+  if (is_loader(op)) {
+    w.plan = fixed ? *fixed : plan_sample(image.header.width, image.header.height, t, w.random);
+    w.scale = op.kind == OpKind::loader_dct ? loader_dct_scale(w.plan, image.header.width, image.header.height, t) : JpegScale{1, 1};
   }
-  DecodeResult result =
-      decoder.decode(image.bytes.data(), image.bytes.size(), scale, decoded, config.flags);
-  if (result.ok && (op.kind == OpKind::resize_with_dct || op.kind == OpKind::resize_plain)) {
-    resize_rgb(decoded, tw, th, resized, scratch);
+  // The loader's path decodes as Pillow does (a row at a time, into a new image); the decode
+  // cases through TurboJPEG's whole-image call, as tjbench and DALI's CPU path do.
+  DecodeResult result = is_loader(op) ? pillow_decode(image.bytes.data(), image.bytes.size(), w.scale, w.decoded, config.flags)
+                                      : w.decoder.decode(image.bytes.data(), image.bytes.size(), w.scale, w.decoded, config.flags);
+  if (result.ok && is_loader(op)) {
+    const SamplePlan plan = scaled_plan(w.plan, image.header.width, image.header.height, w.decoded.width, w.decoded.height);
+    apply_loader_transform(w.decoded, plan, t, w.loader);
   }
   return result;
 }
 
+const RgbImage& output_of(const Worker& w, const DecodeOp& op, const ProbeConfig& config) {
+  return is_loader(op) ? final_image(w.loader, config.transform) : w.decoded;
+}
+
+// The tensor against the image it was made from, value by value: "" when it is right.
+std::string tensor_check(const Worker& w, const ProbeConfig& config) {
+  const RgbImage& image = final_image(w.loader, config.transform);
+  return config.transform.tensor == TensorKind::float32 ? float_tensor_difference(image, w.loader.tensor_float)
+                                                        : uint8_tensor_difference(image, w.loader.tensor_uint8);
+}
+
 // Decodes the set's first image once and compares the output with the source pixels (a
-// generated corpus) resized to the output size, or, for a dataset, with the full decode.
+// generated corpus), or, for a dataset, with the full decode, through the same transform and
+// draws; a loader op's tensor is checked value by value against its image.
 Verification verify_op(const DecodeOp& op, const ImageSet& set, const ProbeConfig& config) {
-  JpegDecoder decoder;
-  RgbImage decoded, resized, reference, full;
-  std::vector<unsigned char> scratch;
+  Worker worker;
   const JpegImage& image = *set.images.front();
-  const DecodeResult result = apply_op(decoder, image, op, config, decoded, resized, scratch);
+  const DecodeResult result = apply_op(worker, image, op, config);
   if (!result.ok) return {false, "decode failed: " + result.message};
-  const bool resizes = op.kind == OpKind::resize_with_dct || op.kind == OpKind::resize_plain;
-  const RgbImage& output = resizes ? resized : decoded;
+  const RgbImage& output = output_of(worker, op, config);
+  RgbImage full, reference;
+  std::vector<unsigned char> scratch;
   if (set.source_rgb != nullptr) {
     full = {image.header.width, image.header.height, *set.source_rgb};
-  } else if (!decoder.decode(image.bytes.data(), image.bytes.size(), {1, 1}, full).ok) {
+  } else if (!worker.decoder.decode(image.bytes.data(), image.bytes.size(), {1, 1}, full).ok) {
     return {false, "reference full decode failed"};
   }
-  if (full.width == output.width && full.height == output.height) {
+  bool scaled = false;
+  if (is_loader(op)) {
+    LoaderBuffers buffers;
+    apply_loader_transform(full, worker.plan, config.transform, buffers);
+    reference = final_image(buffers, config.transform);
+    scaled = worker.scale.num != worker.scale.denom;
+    if (const std::string wrong = tensor_check(worker, config); !wrong.empty()) return {false, "tensor: " + wrong};
+  } else if (full.width == output.width && full.height == output.height) {
     reference = full;
   } else {
     resize_rgb(full, output.width, output.height, reference, scratch);
+    scaled = true;
   }
   const double error = mean_abs_error(output, reference);
   // JPEG at quality q loses roughly (100 - q) / 10 levels on grainy content; scaling adds a
   // filter mismatch. Far above either, the output is wrong, not lossy.
-  const double bound = (set.source_rgb ? 3.0 + 0.15 * (100 - config.quality) : 0.5) +
-                       (output.width == full.width ? 0.0 : 8.0);
-  char text[128];
-  std::snprintf(text, sizeof text, "mean abs error %.2f vs %s (bound %.1f)", error,
-                set.source_rgb ? "source pixels" : "full decode", bound);
+  const double bound = (set.source_rgb ? 3.0 + 0.15 * (100 - config.quality) : 0.5) + (scaled ? 8.0 : 0.0);
+  char text[160];
+  std::snprintf(text, sizeof text, "mean abs error %.2f vs %s (bound %.1f)%s", error,
+                set.source_rgb ? "source pixels" : "full decode", bound,
+                is_loader(op) ? " through the same crop and resize; tensor checked value by value" : "");
   return {error >= 0 && error < bound, text};
 }
 
-// "" when `output` equals a fresh decode of `image` by `op` (new decoder, new buffers), else the
-// first differing pixel, named with the image.
-std::string fresh_decode_difference(const JpegImage& image, const DecodeOp& op, const ProbeConfig& config,
-                                    const RgbImage& output) {
-  JpegDecoder decoder;
-  RgbImage decoded, resized;
-  std::vector<unsigned char> scratch;
-  const DecodeResult result = apply_op(decoder, image, op, config, decoded, resized, scratch);
+// "" when `w`'s output equals a fresh decode of `image` by `op` with the same draws (new decoder,
+// new buffers), else the first differing pixel or tensor byte, named with the image.
+std::string fresh_decode_difference(const JpegImage& image, const DecodeOp& op, const ProbeConfig& config, const Worker& w) {
+  Worker fresh;
+  const DecodeResult result = apply_op(fresh, image, op, config, is_loader(op) ? &w.plan : nullptr);
   if (!result.ok) return image.name + ": the fresh reference decode failed: " + result.message;
-  const bool resizes = op.kind == OpKind::resize_with_dct || op.kind == OpKind::resize_plain;
-  const std::string difference = first_pixel_difference(output, resizes ? resized : decoded);
+  std::string difference = first_pixel_difference(output_of(w, op, config), output_of(fresh, op, config));
+  if (difference.empty() && is_loader(op) &&
+      (w.loader.tensor_float != fresh.loader.tensor_float || w.loader.tensor_uint8 != fresh.loader.tensor_uint8)) {
+    difference = "the tensors differ";
+  }
   return difference.empty() ? "" : image.name + ": the timed loop's last output differs from a fresh decode: " + difference;
 }
 
@@ -170,31 +227,31 @@ std::vector<const JpegImage*> thread_share(const ImageSet& set, int thread, int 
   return share;
 }
 
-const JpegImage& largest_image(const std::vector<const JpegImage*>& images) {
-  const JpegImage* largest = images.front();
-  for (const JpegImage* image : images) {
-    if (static_cast<double>(image->header.width) * image->header.height >
-        static_cast<double>(largest->header.width) * largest->header.height) {
-      largest = image;
-    }
+// The image of `share` with the most pixels: a warm-up on it grows every buffer to its final size.
+const JpegImage* largest_of(const std::vector<const JpegImage*>& share) {
+  const JpegImage* largest = share.front();
+  for (const JpegImage* image : share) {
+    if (double(image->header.width) * image->header.height > double(largest->header.width) * largest->header.height) largest = image;
   }
-  return *largest;
+  return largest;
 }
 
-void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set,
-              const std::string& case_key) {
+void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set, const std::string& case_key) {
   ProbeData& data = *g_data;
   const int threads = state.threads();
   const auto share = thread_share(set, state.thread_index(), threads);
-  JpegDecoder decoder;  // per thread, reused: what a loader worker holds
-  RgbImage decoded, resized;
-  std::vector<unsigned char> scratch;
-  // Untimed warm-up on the share's largest image: the buffers reach their final size before the
-  // clock runs. One image, not the whole share: Google Benchmark calls this function two or three
-  // times a repetition (its iteration estimate), and a pass over the share each time cost more
-  // wall time than the timed loop itself (0.35 s of 0.43 s a repetition, quick mode).
-  apply_op(decoder, largest_image(share), op, data.config, decoded, resized, scratch);
-  std::size_t next = 0, failures = 0;
+  Worker worker;  // per thread, reused: what a loader worker holds
+  worker.random.state += static_cast<std::uint64_t>(state.thread_index()) * 7919;
+  std::size_t next = 0;
+  {
+    std::lock_guard<std::mutex> lock(data.mutex);
+    next = data.cursors[{case_key + "/" + std::to_string(threads), state.thread_index()}] % share.size();
+    worker.random.state += next;  // each repetition draws other crops
+  }
+  // Untimed: the largest image (buffers reach their final size) and the first to come.
+  apply_op(worker, *largest_of(share), op, data.config);
+  apply_op(worker, *share[next], op, data.config);
+  std::size_t failures = 0, dct_scaled = 0;
   double pixels = 0;
   std::string failure;
   const JpegImage* last = nullptr;
@@ -202,22 +259,31 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set,
     const JpegImage& image = *share[next];
     last = &image;
     next = next + 1 == share.size() ? 0 : next + 1;
-    const DecodeResult result = apply_op(decoder, image, op, data.config, decoded, resized, scratch);
+    const DecodeResult result = apply_op(worker, image, op, data.config);
     if (!result.ok) {  // every return code is checked; warnings count as failures too
       ++failures;
       failure = image.name + ": " + result.message;
     }
+    dct_scaled += worker.scale.num != worker.scale.denom;
     pixels += static_cast<double>(image.header.width) * image.header.height;
+  }
+  {
+    std::lock_guard<std::mutex> lock(data.mutex);
+    data.cursors[{case_key + "/" + std::to_string(threads), state.thread_index()}] = next;
   }
   if (failures > 0) {
     state.SkipWithError((std::to_string(failures) + " decodes failed, last: " + failure).c_str());
     return;
   }
   // The last output of the timed loop, from a decoder and buffers reused over many images, must
-  // equal a fresh decode of the same bytes byte for byte (TurboJPEG is deterministic).
+  // equal a fresh decode of the same bytes with the same draws byte for byte (TurboJPEG is
+  // deterministic), and its tensor must hold its image's values.
   if (last != nullptr) {
-    const RgbImage& output = op.kind == OpKind::resize_with_dct || op.kind == OpKind::resize_plain ? resized : decoded;
-    if (const std::string wrong = fresh_decode_difference(*last, op, data.config, output); !wrong.empty()) {
+    std::string wrong = fresh_decode_difference(*last, op, data.config, worker);
+    if (wrong.empty() && is_loader(op)) {
+      if (const std::string bad = tensor_check(worker, data.config); !bad.empty()) wrong = last->name + ": tensor: " + bad;
+    }
+    if (!wrong.empty()) {
       state.SkipWithError(wrong_result_message(wrong).c_str());
       return;
     }
@@ -249,14 +315,17 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set,
   label["threads"] = std::to_string(threads);
   label["verified"] = verification.ok ? "yes" : "no";
   label["verify"] = verification.how;
-  if (op.kind == OpKind::resize_with_dct || op.kind == OpKind::resize_plain) {
-    label["train_size"] = std::to_string(data.config.train_size.first) + "x" + std::to_string(data.config.train_size.second);
+  if (is_loader(op)) {
+    const LoaderTransform& t = data.config.transform;
+    label["train_size"] = std::to_string(t.width) + "x" + std::to_string(t.height);
+    label["crop"] = crop_mode_name(t.crop);
+    label["tensor"] = tensor_kind_name(t.tensor);
     label["resize"] = kResizeFilter;
+    label["transform"] = transform_words(t);
   }
-  if (op.kind == OpKind::resize_with_dct) {
-    const JpegScale s = pick_dct_scale(set.images[0]->header.width, set.images[0]->header.height,
-                                       data.config.train_size.first, data.config.train_size.second);
-    label["dct_scale"] = std::to_string(s.num) + "/" + std::to_string(s.denom);
+  if (op.kind == OpKind::loader_dct && state.iterations() > 0) {
+    // Where DCT scaling could not shrink a sample's decode, this case is the loader case again.
+    label["dct_scaled_percent"] = std::to_string(static_cast<int>(std::lround(100.0 * dct_scaled / state.iterations())));
   }
   // Scaling efficiency is the report's: pair by pair over the 1-thread and N-thread repetitions,
   // which core/repetition_rounds runs interleaved (ceilings/scaling_pairs).
@@ -312,6 +381,8 @@ void describe_corpus(const JpegCorpus& corpus, ProbeConfig& config) {
   for (const auto& [key, value] : facts) add_probe_context("pipecheck_decode_" + key, value);
   add_probe_context("pipecheck_decode_corpus_description", corpus.description);
   config.corpus_label = facts;
+  // The budget shares these among the loader's workers and the training process.
+  config.corpus_label["usable_cpus"] = std::to_string(usable_cpu_count());
   if (corpus.cmyk_count() > 0) {  // named, so the finding can say which files to convert
     std::vector<BadJpegFile> cmyk;
     for (const auto& image : corpus.images) {
@@ -365,12 +436,43 @@ void build_sets(ProbeData& data) {
   }
 }
 
+// Whether DCT scaling can shrink any of the set's decodes for this transform: eight draws per
+// image with a fixed seed (no pixel touched). Where it cannot (images no larger than the crop
+// needs), a loader_dct case would time the loader case again, and the budget would offer a
+// figure that cannot help.
+bool dct_can_help(const ImageSet& set, const LoaderTransform& t) {
+  LoaderRandom random;
+  for (const JpegImage* image : set.images) {
+    for (int draw = 0; draw < 8; ++draw) {
+      const SamplePlan plan = plan_sample(image->header.width, image->header.height, t, random);
+      const JpegScale scale = loader_dct_scale(plan, image->header.width, image->header.height, t);
+      if (scale.num != scale.denom) return true;
+    }
+  }
+  return false;
+}
+
+// Which ops a set runs. A generated corpus: every op on baseline, the decodes and the loader's
+// path on progressive. A dataset: what the budget reads (the loader's path, with DCT where it
+// can help) and the full decode of baseline as the per-core reference, so a dataset run takes no
+// longer than the generated corpus's.
+bool runs_op(const ImageSet& set, const DecodeOp& op, bool generated, bool dct_helps) {
+  if (op.kind == OpKind::loader) return true;
+  if (op.kind == OpKind::loader_dct) return dct_helps;
+  if (op.kind == OpKind::full) return generated || set.name == "baseline";
+  return generated && set.name == "baseline";  // dct_1_2, dct_1_4
+}
+
 void register_benchmarks(ProbeData& data, const std::vector<int>& thread_counts) {
+  const bool generated = data.corpus.source == "generated";
   for (const ImageSet& set : data.sets) {
+    const bool dct_helps = dct_can_help(set, data.config.transform);
+    if (!dct_helps) {
+      add_probe_context("pipecheck_decode_dct_" + set.name,
+                        "not measured: no " + set.name + " image decodes smaller than the transform reads from it");
+    }
     for (const DecodeOp& op : kOps) {
-      // Progressive and CMYK files: the full decode and what loaders do (both resizes), so
-      // the budget weighs each set's own rate by its share of the dataset.
-      if (set.name != "baseline" && op.kind == OpKind::dct_scaled) continue;
+      if (!runs_op(set, op, generated, dct_helps)) continue;
       const std::string key = set.name == "baseline" ? std::string(op.key) : std::string(op.key) + "_" + set.name;
       for (int threads : thread_counts) {
         benchmark::RegisterBenchmark(("decode/" + key).c_str(),
@@ -381,6 +483,63 @@ void register_benchmarks(ProbeData& data, const std::vector<int>& thread_counts)
       }
     }
   }
+}
+
+// The hand-over of each batch from a loader worker process to the training process, at the
+// batch's bytes: a child process per repetition makes the batches (prefetching two ahead), the
+// parent receives and maps them, one iteration a batch. The worker's and the parent's CPU time
+// per sample go in the label: the budget charges them to the workers and to the training process.
+void run_handover_case(benchmark::State& state) {
+  const ProbeConfig& config = g_data->config;
+  HandoverOptions options;
+  options.sample_bytes = tensor_bytes(config.transform);
+  options.batch = config.batch;
+  std::string wrong;
+  BatchHandover::WorkerTotals totals;
+  double parent_cpu = 0;
+  try {
+    BatchHandover handover(options);
+    wrong = handover.receive();  // untimed: the worker started, its first segment made
+    timespec cpu0{}, cpu1{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+    for (auto _ : state) {
+      if (std::string bad = handover.receive(); !bad.empty() && wrong.empty()) wrong = std::move(bad);
+    }
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
+    parent_cpu = double(cpu1.tv_sec - cpu0.tv_sec) + (cpu1.tv_nsec - cpu0.tv_nsec) / 1e9;
+    totals = handover.stop();
+  } catch (const std::exception& error) {
+    state.SkipWithError(error.what());
+    return;
+  }
+  if (!wrong.empty()) {
+    state.SkipWithError(wrong_result_message(wrong).c_str());
+    return;
+  }
+  const double samples = double(state.iterations()) * config.batch;
+  // The worker made the untimed batch, the timed ones and up to `prefetch` ahead: per sample made.
+  const double made = double(std::max<long>(1, totals.batches)) * config.batch;
+  state.counters["images_per_second"] = benchmark::Counter(samples, benchmark::Counter::kIsRate);
+  auto label = config.corpus_label;
+  const LoaderTransform& t = config.transform;
+  label["what"] = "batch hand-over: worker process collates " + std::to_string(config.batch) + " samples of " +
+                  std::to_string(options.sample_bytes) + " bytes into shared memory, training process maps it";
+  label["op"] = "handover";
+  label["set"] = "all";
+  label["threads"] = "1";
+  label["batch"] = std::to_string(config.batch);
+  label["sample_bytes"] = std::to_string(options.sample_bytes);
+  label["train_size"] = std::to_string(t.width) + "x" + std::to_string(t.height);
+  label["tensor"] = tensor_kind_name(t.tensor);
+  label["worker_us_per_sample"] = std::to_string(totals.cpu_seconds / made * 1e6);
+  label["parent_us_per_sample"] = std::to_string(samples > 0 ? parent_cpu / samples * 1e6 : 0.0);
+  label["verified"] = "yes";
+  label["verify"] = "every sample's stamps (batch and index) at its first and last bytes, in every batch";
+  state.SetLabel(encode_label(label));
+}
+
+void register_handover_case() {
+  benchmark::RegisterBenchmark("decode/handover", run_handover_case)->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 
 // The GPU decode case (nvJPEG, batched, one GPU). Built lazily by its first run, so a run
@@ -541,8 +700,13 @@ const std::vector<ProbeFlag> kFlags = {
      parsed_by([](const std::string& text) { parse_dimensions("size", text); })},
     {"quality", "N", "generated JPEG quality (default 90)", whole_number(1, 100)},
     {"count", "N", "generated images (default 6 quick, 24, 64 full)", whole_number(1, 100000)},
-    {"train-size", "WxH", "training input size for decode + resize (default 640x640)",
+    {"train-size", "WxH", "the loader's tensor size: what it crops and resizes to (default 224x224)",
      parsed_by([](const std::string& text) { parse_dimensions("train-size", text); })},
+    {"crop", "random-resized|center|none", "the loader's transform (default random-resized: RandomResizedCrop + flip)",
+     parsed_by([](const std::string& text) { parse_crop_mode("crop", text); })},
+    {"tensor", "float32|uint8", "ToTensor + Normalize (float32, default) or PILToTensor (uint8)",
+     parsed_by([](const std::string& text) { parse_tensor_kind("tensor", text); })},
+    {"batch", "N", "samples per batch handed from a worker to the training process (default 32)", whole_number(1, 65536)},
     {"threads", "N|LIST", "most threads (powers of two up to it) or a list such as 1,2,8",
      parsed_by([](const std::string& text) { parse_thread_counts(text); })},
     {"workers", "N", "the loader's worker count: measured beside the thread counts", whole_number(1, 4096)},
@@ -561,7 +725,12 @@ std::string register_cases(const ProbeOptions& options) {
   if (static_cast<std::uint64_t>(size.first) * static_cast<std::uint64_t>(size.second) > kMaxJpegPixels) {
     throw UsageError("--size " + *options.last("size") + ": more than " + std::to_string(kMaxJpegPixels) + " pixels");
   }
-  data.config.train_size = parse_dimensions("train-size", options.last("train-size") ? *options.last("train-size") : "640x640");
+  const auto train = parse_dimensions("train-size", options.last("train-size") ? *options.last("train-size") : "224x224");
+  data.config.transform.width = train.first;
+  data.config.transform.height = train.second;
+  if (const std::string* crop = options.last("crop")) data.config.transform.crop = parse_crop_mode("crop", *crop);
+  if (const std::string* tensor = options.last("tensor")) data.config.transform.tensor = parse_tensor_kind("tensor", *tensor);
+  data.config.batch = parse_int_flag(options, "batch", 32, 1, 65536);
   data.config.quality = parse_int_flag(options, "quality", 90, 1, 100);
   const int count = parse_int_flag(options, "count", static_cast<int>(default_count(options.mode)), 1, 100000);
   const int cores = usable_cpu_count();  // affinity and cgroup quota, not the machine's count
@@ -592,6 +761,7 @@ std::string register_cases(const ProbeOptions& options) {
   describe_corpus(data.corpus, data.config);
   build_sets(data);
   register_benchmarks(data, thread_counts);
+  register_handover_case();
   register_gpu_case(data, options);
   return "";
 }

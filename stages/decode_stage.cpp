@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "budget/workload.hpp"
 #include "core/stage_names.hpp"
 #include "decode/jpeg_scaling.hpp"
 #include "stages/stage_rules.hpp"
@@ -56,8 +57,17 @@ std::vector<std::string> decode_arguments(const StageRunInputs& run) {
   std::vector<std::string> args;
   if (!run.images_dir.empty()) args.push_back("--images=" + run.images_dir);
   if (!run.decode_size.empty()) args.push_back("--size=" + run.decode_size);
-  // The loader's parallelism (--workload workers=N) is measured, so the budget reads it.
-  if (run.workers) args.push_back("--workers=" + std::to_string(*run.workers));
+  // The loader's parallelism (--workload workers=N) is measured, so the budget reads it; with
+  // workers=0 the training process loads, at one thread, which is always measured.
+  if (run.workers && *run.workers > 0) args.push_back("--workers=" + std::to_string(*run.workers));
+  // The loader's path: what it crops and resizes to, how, the tensor, the batch handed over.
+  if (!run.workload.empty()) {
+    const Workload w = parse_workload(run.workload);  // `run` refused bad text before any probe
+    if (w.train_width) args.push_back("--train-size=" + std::to_string(*w.train_width) + "x" + std::to_string(*w.train_height));
+    args.push_back("--crop=" + w.crop);
+    args.push_back("--tensor=" + w.tensor);
+    if (w.batch) args.push_back("--batch=" + std::to_string(*w.batch));
+  }
   return args;
 }
 
@@ -68,20 +78,22 @@ StageSpec decode_stage() {
   s.name = stage_name::decode;
   s.title = "CPU JPEG decode";
   s.description =
-      "CPU JPEG decode (TurboJPEG): full, DCT-scaled 1/2 1/4, decode+resize to the training size; "
-      "1 thread to all cores; nvJPEG when present";
+      "CPU JPEG decode (TurboJPEG): full, DCT-scaled 1/2 1/4, the loader's path (decode, crop + resize, "
+      "tensor; plain and DCT-scaled); 1 thread to all cores; a batch's hand-over between processes; nvJPEG when present";
   s.executable = "pipecheck-decode";
   s.planned_cases = [](const Inventory& inventory, ProbeMode mode) {
-    // The generated corpus: five operations on baseline JPEGs, three on progressive ones, at the
-    // mode's thread counts; the nvJPEG case.
+    // The generated corpus: five operations on baseline JPEGs, three on progressive ones (the
+    // loader's path with and without DCT scaling), at the mode's thread counts; the batch
+    // hand-over; the nvJPEG case.
     std::vector<std::string> names;
-    const std::vector<std::string> ops = {"full", "resize", "resize_plain", "dct_1_2", "dct_1_4", "full_progressive",
-                                          "resize_progressive", "resize_plain_progressive"};
+    const std::vector<std::string> ops = {"full", "loader", "loader_dct", "dct_1_2", "dct_1_4", "full_progressive",
+                                          "loader_progressive", "loader_dct_progressive"};
     for (const auto& op : ops) {
       for (int threads : default_thread_counts(inventory.cpu.logical_cpus.value_or(1), mode)) {
         names.push_back("decode/" + op + "/real_time/threads:" + std::to_string(threads));
       }
     }
+    names.push_back("decode/handover/real_time");   // a batch from a worker process to the trainer
     names.push_back("decode/nvjpeg/iterations:1");  // listed even where it skips itself (no nvJPEG)
     return names;
   };
@@ -103,8 +115,10 @@ decode.scaling_efficiency_min_percent = 60
       "limited to a few CPUs (cgroup quota, taskset); compare one thread with tjbench. Too slow for the "
       "workload: decode on the GPU (nvJPEG, DALI) or store images pre-resized.";
   s.measurement_contract =
-      "threads, op (full|resize|resize_plain|dct_1_2|dct_1_4) or case (same names; \"scale_1_2\" etc. accepted), "
-      "set (baseline|progressive); unit images/s. Ceiling: threads x the 1-thread rate (scaling efficiency). "
+      "threads, op (full|loader|loader_dct|dct_1_2|dct_1_4; older resize|resize_plain) or case (same names; "
+      "\"scale_1_2\" etc. accepted), set (baseline|progressive|cmyk); loader ops: train_size, crop, tensor, "
+      "usable_cpus; unit images/s. Ceiling: threads x the 1-thread rate (scaling efficiency). Op handover "
+      "(samples/s; batch, sample_bytes, worker_us_per_sample, parent_us_per_sample). "
       "Also op nvjpeg (GPU decode: device, batch, backend; no threads).";
   return s;
 }

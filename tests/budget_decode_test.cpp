@@ -40,11 +40,12 @@ TEST(BudgetDecode, DatasetMixWeighsEachSetByItsFiles) {
   EXPECT_NEAR(*mix.plain, 52 / (40 / 12.0 + 10 / 4.0 + 2 / 3.0), 1e-9);  // 8.00, not the baseline's 12
   EXPECT_NEAR(*mix.dct, 52 / (40 / 30.0 + 10 / 10.0 + 2 / 6.0), 1e-9);   // 19.5
   // A dataset's own images are measured as they are: image= does not rescale them.
-  EXPECT_TRUE(contains(mix.derivation, "decode whole + resize to 640x640 (what Pillow and torchvision do), 2 threads on "
+  EXPECT_TRUE(contains(mix.derivation, "decode whole + resize to 640x640 (an older probe: no crop, no tensor), 2 threads on "
                                        "/data/imgs's own 52 images (median 500x375): baseline 12.0 images/s x 76.9%, "
                                        "progressive 4.00 images/s x 19.2%, cmyk 3.00 images/s x 3.8%, weighted by file count = "
-                                       "8.00 samples/s; achievable with DCT scaling (Pillow draft, DALI, OpenCV IMREAD_REDUCED): "
-                                       "19.5 samples/s"))
+                                       "8.00 samples/s; 2 workers / (250 ms a sample (no batch hand-over measured)) = 8.00 samples/s"))
+      << mix.derivation;
+  EXPECT_TRUE(contains(mix.derivation, "achievable with DCT scaling (Pillow draft, DALI, OpenCV IMREAD_REDUCED): 19.5 samples/s"))
       << mix.derivation;
 }
 
@@ -94,7 +95,93 @@ TEST(BudgetDecode, FullDecodeWhenNoPlainResize) {
   const DecodeMix mix = decode_mix(pointers(ms), parse_workload(""));
   EXPECT_NEAR(*mix.plain, 15, 1e-9);
   EXPECT_NEAR(*mix.dct, 30, 1e-9);
-  EXPECT_TRUE(contains(mix.derivation, "full decode (no plain decode + resize measured: an upper bound of it)")) << mix.derivation;
+  EXPECT_TRUE(contains(mix.derivation, "full decode (no loader path measured: an upper bound of it)")) << mix.derivation;
+}
+
+// The loader's path on a dataset measured at 1 and 2 threads on 2 usable CPUs, with the batch
+// hand-over: 32 samples of 602 KB at 4000 samples/s (0.25 ms a sample), the training process
+// 20 us a sample to receive them.
+std::vector<Measurement> loader_decode(bool with_dct) {
+  const std::map<std::string, std::string> corpus = {{"corpus", "/data/imgs"}, {"corpus_images", "50"}, {"baseline", "40"},
+                                                     {"progressive", "10"}, {"cmyk", "0"}, {"median_size", "500x375"},
+                                                     {"usable_cpus", "2"}};
+  std::vector<Measurement> ms = {decode_case("loader", "baseline", 1, 200, corpus), decode_case("loader", "baseline", 2, 380, corpus),
+                                 decode_case("loader", "progressive", 1, 100, corpus),
+                                 decode_case("loader", "progressive", 2, 190, corpus)};
+  for (auto& m : ms) {
+    m.params["train_size"] = "224x224";
+    m.params["crop"] = "random-resized";
+    m.params["tensor"] = "float32";
+    m.params["transform"] = "pil_loader convert copy, RandomResizedCrop(224x224) + RandomHorizontalFlip, ToTensor + Normalize (float32)";
+  }
+  if (with_dct) {
+    ms.push_back(decode_case("loader_dct", "baseline", 1, 400, corpus));
+    ms.back().params["dct_scaled_percent"] = "40";
+  }
+  ms.push_back(testing::measure("decode/handover", "decode", 4000, "images/s",
+                                {{"op", "handover"}, {"threads", "1"}, {"batch", "32"}, {"sample_bytes", "602112"},
+                                 {"parent_us_per_sample", "20"}, {"worker_us_per_sample", "240"}}));
+  return ms;
+}
+
+// One worker on two CPUs: the worker's time a sample is the loader's path plus the hand-over;
+// the training process has a CPU of its own.
+TEST(BudgetDecode, OneWorkerPaysTheHandOver) {
+  const auto ms = loader_decode(false);
+  const DecodeMix mix = decode_mix(pointers(ms), parse_workload("workers=1,train=224x224"));
+  const double path = 50 / (40 / 200.0 + 10 / 100.0);  // 166.7 samples/s at 1 thread
+  ASSERT_TRUE(mix.plain);
+  EXPECT_NEAR(*mix.plain, 1 / (1 / path + 1 / 4000.0), 1e-9);
+  EXPECT_TRUE(contains(mix.derivation, "the loader's path (decode whole, pil_loader convert copy, RandomResizedCrop(224x224)"))
+      << mix.derivation;
+  EXPECT_TRUE(contains(mix.derivation, "1 worker / (6.00 ms a sample + hand-over 0.25 ms (batch 32 of 602 KB a sample, "
+                                       "through shared memory)) = 160 samples/s")) << mix.derivation;
+  // The images need no DCT shortcut at this crop: no DCT figure, and said so.
+  EXPECT_FALSE(mix.dct);
+  EXPECT_TRUE(contains(mix.derivation, "DCT scaling would not help")) << mix.derivation;
+}
+
+// Two workers on two CPUs: the training process's CPU comes out of theirs.
+TEST(BudgetDecode, WorkersShareTheCpusWithTheTrainingProcess) {
+  const auto ms = loader_decode(false);
+  const DecodeMix mix = decode_mix(pointers(ms), parse_workload("workers=2,train=224x224"));
+  const double rate2 = 50 / (40 / 380.0 + 10 / 190.0);  // 316.7 samples/s at 2 threads
+  const double cpu_per_sample = 2 / rate2 + 1 / 4000.0 + 20e-6;
+  ASSERT_TRUE(mix.plain);
+  EXPECT_NEAR(*mix.plain, 2 / cpu_per_sample, 1e-9);
+  EXPECT_LT(*mix.plain, 2 / (2 / rate2 + 1 / 4000.0));
+  EXPECT_TRUE(contains(mix.derivation, "2 workers and the training process (20.0 us a sample) share 2 usable CPUs")) << mix.derivation;
+}
+
+// workers=0: the training process loads each batch, then steps; the two add up.
+TEST(BudgetDecode, NoWorkerAddsTheStep) {
+  const auto ms = loader_decode(false);
+  const DecodeMix mix = decode_mix(pointers(ms), parse_workload("workers=0,batch=32,step_ms=5,train=224x224"));
+  const double path = 50 / (40 / 200.0 + 10 / 100.0);
+  EXPECT_EQ(mix.threads, 1);
+  ASSERT_TRUE(mix.plain);
+  EXPECT_NEAR(*mix.plain, 32 / (32 / path + 0.005), 1e-9);
+  EXPECT_TRUE(contains(mix.derivation, "no worker: the training process loads each batch, then steps: batch 32 x 6.00 ms + 5.00 ms step"))
+      << mix.derivation;
+}
+
+// Where a loader_dct case shows decodes that shrink, the DCT figure is offered; a set without
+// one counts at its loader rate.
+TEST(BudgetDecode, DctFigureOnlyWhereItHelps) {
+  const auto ms = loader_decode(true);
+  const DecodeMix mix = decode_mix(pointers(ms), parse_workload("workers=1,train=224x224"));
+  ASSERT_TRUE(mix.plain && mix.dct);
+  const double dct_path = 50 / (40 / 400.0 + 10 / 100.0);
+  EXPECT_NEAR(*mix.dct, 1 / (1 / dct_path + 1 / 4000.0), 1e-9);
+  EXPECT_GT(*mix.dct, *mix.plain);
+}
+
+// A workload asking for another transform than the probe measured is told.
+TEST(BudgetDecode, NamesAnotherTransformThanMeasured) {
+  const auto ms = loader_decode(false);
+  const DecodeMix mix = decode_mix(pointers(ms), parse_workload("workers=1,train=224x224,crop=center,tensor=uint8"));
+  EXPECT_TRUE(contains(mix.derivation, "(the probe measured crop random-resized, float32 tensors; the workload says crop center, uint8)"))
+      << mix.derivation;
 }
 
 }  // namespace

@@ -129,6 +129,22 @@ TEST(Findings, CmykJpegsNamedWithTheirRate) {
   EXPECT_TRUE(contains(progressive[0].text, "(40.0 images/s against 84.0 images/s, 2 threads)")) << progressive[0].text;
 }
 
+// A dataset's run times CMYK files through the loader's path only: the finding takes that op's
+// rates, CMYK against baseline.
+TEST(Findings, CmykJpegsFromTheLoadersPath) {
+  const std::map<std::string, std::string> corpus = {{"corpus", "/data/imgs"}, {"cmyk", "1"}, {"cmyk_file_names", "n01/a.jpg (CMYK)"}};
+  auto with = [&](std::map<std::string, std::string> params) {
+    params.insert(corpus.begin(), corpus.end());
+    return params;
+  };
+  const Report report = report_of({measure("decode/full/threads:1", "decode", 700, "images/s", with({{"op", "full"}, {"set", "baseline"}, {"threads", "1"}})),
+                                   measure("decode/loader/threads:1", "decode", 200, "images/s", with({{"op", "loader"}, {"set", "baseline"}, {"threads", "1"}})),
+                                   measure("decode/loader_cmyk/threads:1", "decode", 120, "images/s", with({{"op", "loader"}, {"set", "cmyk"}, {"threads", "1"}}))});
+  const auto findings = run_rule("cmyk_jpeg", report);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_TRUE(contains(findings[0].text, "at 120 images/s against 200 images/s for baseline ones (1 thread)")) << findings[0].text;
+}
+
 Report decode_scaling(double efficiency_percent) {
   Measurement m = measure("decode/resize/threads:8", "decode", 8 * efficiency_percent, "images/s",
                           {{"op", "resize"}, {"set", "baseline"}, {"threads", "8"}});

@@ -79,9 +79,10 @@ TEST(JpegProbe, DatasetRunGivesRatesAndNamesBadFiles) {
   EXPECT_EQ(doc["context"]["pipecheck_decode_bad_files"], "1");
   EXPECT_NE(doc["context"]["pipecheck_decode_bad_file_names"].get<std::string>().find("broken.jpg"), std::string::npos);
   EXPECT_EQ(doc["context"]["pipecheck_decode_progressive"], "1");
-  for (const char* name : {"decode/full/real_time/threads:1", "decode/resize/real_time/threads:2",
-                           "decode/dct_1_4/real_time/threads:1",
-                           "decode/full_progressive/real_time/threads:1"}) {
+  // A dataset runs what the budget reads: the loader's path per set (DCT-scaled where it can
+  // help), the baseline's full decode as the per-core reference, the batch hand-over.
+  for (const char* name : {"decode/full/real_time/threads:1", "decode/loader/real_time/threads:2",
+                           "decode/loader_dct/real_time/threads:1", "decode/loader_progressive/real_time/threads:1"}) {
     const auto* r = find_run(doc, name);
     ASSERT_NE(r, nullptr) << name;
     EXPECT_GT((*r)["images_per_second"].get<double>(), 0) << name;
@@ -89,7 +90,24 @@ TEST(JpegProbe, DatasetRunGivesRatesAndNamesBadFiles) {
     const auto label = decode_label((*r)["label"].get<std::string>());
     EXPECT_EQ(label.at("verified"), "yes") << name << ": " << label.at("verify");
     EXPECT_EQ(label.at("bad_files"), "1");
+    EXPECT_FALSE(label.at("usable_cpus").empty());
   }
+  EXPECT_EQ(find_run(doc, "decode/dct_1_4/real_time/threads:1"), nullptr);
+  EXPECT_EQ(find_run(doc, "decode/full_progressive/real_time/threads:1"), nullptr);
+  const auto loader = decode_label((*find_run(doc, "decode/loader/real_time/threads:1"))["label"].get<std::string>());
+  EXPECT_EQ(loader.at("train_size"), "64x64");
+  EXPECT_EQ(loader.at("crop"), "random-resized");
+  EXPECT_EQ(loader.at("tensor"), "float32");
+  EXPECT_NE(loader.at("verify").find("tensor checked value by value"), std::string::npos) << loader.at("verify");
+  // The hand-over of a batch: 32 samples of 3 x 64 x 64 float32, every sample's stamps checked.
+  const auto* handover = find_run(doc, "decode/handover/real_time");
+  ASSERT_NE(handover, nullptr);
+  ASSERT_FALSE(handover->value("error_occurred", false)) << (*handover)["error_message"];
+  EXPECT_GT((*handover)["images_per_second"].get<double>(), 0);
+  const auto handover_label = decode_label((*handover)["label"].get<std::string>());
+  EXPECT_EQ(handover_label.at("sample_bytes"), "49152");
+  EXPECT_EQ(handover_label.at("batch"), "32");
+  EXPECT_GT(std::stod(handover_label.at("worker_us_per_sample")), 0);
   // 1 and 2 threads ran in rounds, interleaved, each repetition numbered, and said why they stopped.
   EXPECT_EQ(doc["context"]["pipecheck_interleaved"], "threads");
   int repetitions = 0;
@@ -159,21 +177,25 @@ TEST(JpegProbe, CmykFilesAreTheirOwnSetAndWorkersAreMeasured) {
   write_bytes(scratch.path / "images/rgb.jpg", encode_jpeg(make_photo_like_rgb(120, 90, 1), 120, 90, 90, TJSAMP_420, false));
   const ProbeRun run = run_jpeg_probe(scratch.path, {"--images", (scratch.path / "images").string(), "--threads", "1",
                                                      "--workers", "3", "--train-size", "64x64",
-                                                     "--benchmark_filter=decode/(full|resize_plain|resize)"});
+                                                     "--benchmark_filter=decode/(full|loader)"});
   ASSERT_TRUE(run.process.ok()) << run.process.describe() << "\n" << run.err;
   const auto doc = nlohmann::json::parse(run.out);
   EXPECT_EQ(doc["context"]["pipecheck_decode_bad_files"], "0");
   EXPECT_EQ(doc["context"]["pipecheck_decode_cmyk"], "1");
   EXPECT_EQ(doc["context"]["pipecheck_decode_baseline"], "1");
-  for (const char* name : {"decode/full_cmyk/real_time/threads:1", "decode/resize_plain_cmyk/real_time/threads:3",
-                           "decode/resize_cmyk/real_time/threads:3", "decode/resize_plain/real_time/threads:3"}) {
+  for (const char* name : {"decode/loader_cmyk/real_time/threads:1", "decode/loader_cmyk/real_time/threads:3",
+                           "decode/loader/real_time/threads:3"}) {
     const auto* r = find_run(doc, name);
     ASSERT_NE(r, nullptr) << name;
     EXPECT_GT((*r)["images_per_second"].get<double>(), 0) << name;
     const auto label = decode_label((*r)["label"].get<std::string>());
     EXPECT_EQ(label.at("verified"), "yes") << name << ": " << label.at("verify");
   }
-  const auto label = decode_label((*find_run(doc, "decode/full_cmyk/real_time/threads:1"))["label"]);
+  // The 96x64 CMYK image at 64x64: no DCT scale keeps the pixels the crop needs, so no DCT case,
+  // and the context says why.
+  EXPECT_EQ(find_run(doc, "decode/loader_dct_cmyk/real_time/threads:1"), nullptr);
+  EXPECT_EQ(doc["context"]["pipecheck_decode_dct_cmyk"].get<std::string>().rfind("not measured: no cmyk image decodes smaller", 0), 0u);
+  const auto label = decode_label((*find_run(doc, "decode/loader_cmyk/real_time/threads:1"))["label"]);
   EXPECT_EQ(label.at("set"), "cmyk");
   EXPECT_EQ(label.at("set_median_size"), "96x64");
   EXPECT_EQ(label.at("cmyk_file_names"), "sub/cmyk.jpg (CMYK)");
@@ -184,7 +206,7 @@ TEST(JpegProbe, GeneratedCorpusVerifiesAgainstSourcePixels) {
   if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode")) GTEST_SKIP() << "pipecheck-decode not built";
   Scratch scratch;
   const ProbeRun run = run_jpeg_probe(scratch.path, {"--count", "2", "--size", "160x120", "--train-size", "48x40",
-                                                     "--threads", "1", "--benchmark_filter=decode/(full|resize|dct_1_2)"});
+                                                     "--threads", "1", "--benchmark_filter=decode/(full|loader|dct_1_2)"});
   ASSERT_TRUE(run.process.ok()) << run.process.describe() << "\n" << run.err;
   const auto doc = nlohmann::json::parse(run.out);
   EXPECT_EQ(doc["context"]["pipecheck_decode_subsampling"], "4:2:0=2");
@@ -195,7 +217,7 @@ TEST(JpegProbe, GeneratedCorpusVerifiesAgainstSourcePixels) {
     EXPECT_NE(label.at("verify").find("source pixels"), std::string::npos);
     cases.insert(r["name"].get<std::string>());
   }
-  // full, resize, resize_plain, dct_1_2, and full, resize, resize_plain of the progressive set
+  // full, loader, loader_dct, dct_1_2, and full, loader, loader_dct of the progressive set
   EXPECT_EQ(cases.size(), 7u);
   EXPECT_EQ(doc["benchmarks"].size(), 14u);  // 2 repetitions each
   EXPECT_EQ(doc["context"]["executable"], std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode");

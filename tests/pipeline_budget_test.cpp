@@ -59,8 +59,9 @@ TEST(PipelineBudget, EveryStageInSamplesAndTheBound) {
   ASSERT_EQ(budget.stages.size(), 5u);
   EXPECT_NEAR(*stage(budget, "storage").samples_per_second, 6.3e9 / 450e3, 1);       // 14000; IOPS 97656 higher
   EXPECT_NEAR(*stage(budget, "decode").samples_per_second, 700, 1e-9);                // plain resize, most threads
-  EXPECT_NEAR(*stage(budget, "hostmem").samples_per_second, 50e9 / (224 * 224 * 3), 1);  // memcpy / 2
-  EXPECT_NEAR(*stage(budget, "pcie").samples_per_second, 2 * 40e9 / (224 * 224 * 3), 1);  // slowest GPU x 2
+  // float32 tensors (ToTensor + Normalize, the workload's default): 4 bytes a value.
+  EXPECT_NEAR(*stage(budget, "hostmem").samples_per_second, 50e9 / (224 * 224 * 3 * 4), 1);  // memcpy / 2
+  EXPECT_NEAR(*stage(budget, "pcie").samples_per_second, 2 * 40e9 / (224 * 224 * 3 * 4), 1);  // slowest GPU x 2
   EXPECT_NEAR(*stage(budget, "gpu_step").samples_per_second, 2 * 256 / 0.120, 1e-6);
   EXPECT_EQ(budget.bounding_stage, "decode");
   EXPECT_TRUE(contains(budget.explanation, "training is bounded by decode at 700 samples/s")) << budget.explanation;
@@ -69,6 +70,13 @@ TEST(PipelineBudget, EveryStageInSamplesAndTheBound) {
   EXPECT_TRUE(contains(budget.explanation, "they would wait 83.6% of the time")) << budget.explanation;
   EXPECT_TRUE(contains(stage(budget, "storage").derivation, "nvme0n1: sequential O_DIRECT 6.30 GB/s / 450 KB per image"))
       << stage(budget, "storage").derivation;  // the scratch disk sda is not the data disk
+}
+
+// tensor=uint8 (PILToTensor, normalised on the GPU): a quarter of float32's bytes to copy.
+TEST(PipelineBudget, Uint8TensorsCopyAQuarterOfTheBytes) {
+  const PipelineBudget budget = pipeline_budget(machine(), {}, parse_workload("train=224x224,tensor=uint8"));
+  EXPECT_NEAR(*stage(budget, "hostmem").samples_per_second, 50e9 / (224 * 224 * 3), 1);
+  EXPECT_TRUE(contains(stage(budget, "hostmem").derivation, "224x224x3 uint8 = 151 KB per tensor")) << stage(budget, "hostmem").derivation;
 }
 
 TEST(PipelineBudget, GpuBoundWhenTheStepIsSlow) {

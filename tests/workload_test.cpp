@@ -31,15 +31,31 @@ TEST(WorkloadParse, AllKeys) {
   EXPECT_EQ(w.gpus, 2);
   EXPECT_FALSE(w.loose_files);
   EXPECT_EQ(w.data, "nvme0n1");
-  EXPECT_EQ(describe(w), "2000x1500 images of 450 KB, trained at 224x224, batch 256, 120 ms/step, 2 GPUs, 6 loader workers, packed shards, data on nvme0n1");
+  EXPECT_EQ(describe(w), "2000x1500 images of 450 KB, trained at 224x224 (crop random-resized, float32 tensors), batch 256, 120 ms/step, 2 GPUs, 6 loader workers, packed shards, data on nvme0n1");
 }
 
 // Every key is optional: a dataset the probes read gives its own sizes.
 TEST(WorkloadParse, NothingIsRequired) {
   const Workload w = parse_workload("workers=1,train=640x640");
   EXPECT_FALSE(w.bytes_per_image.has_value());
-  EXPECT_EQ(describe(w), "images, trained at 640x640, 1 loader worker, loose files");
+  EXPECT_EQ(describe(w), "images, trained at 640x640 (crop random-resized, float32 tensors), 1 loader worker, loose files");
   EXPECT_EQ(describe(parse_workload("")), "images, loose files");
+}
+
+// The loader's transform: training's RandomResizedCrop and float tensors unless the workload says
+// otherwise; workers=0 is DataLoader's num_workers=0 (the training process loads).
+TEST(WorkloadParse, LoaderTransformKeys) {
+  const Workload defaults = parse_workload("train=224x224");
+  EXPECT_EQ(defaults.crop, "random-resized");
+  EXPECT_EQ(defaults.tensor, "float32");
+  EXPECT_EQ(tensor_value_bytes(defaults), 4);
+  const Workload eval = parse_workload("train=224x224,crop=center,tensor=uint8,workers=0");
+  EXPECT_EQ(eval.crop, "center");
+  EXPECT_EQ(eval.tensor, "uint8");
+  EXPECT_EQ(tensor_value_bytes(eval), 1);
+  EXPECT_EQ(eval.workers, 0);
+  EXPECT_EQ(describe(eval), "images, trained at 224x224 (crop center, uint8 tensors), no loader worker (the training process loads), loose files");
+  EXPECT_EQ(parse_workload("crop=none").crop, "none");
 }
 
 TEST(WorkloadParse, SizeSuffixes) {
@@ -52,10 +68,12 @@ TEST(WorkloadParse, SizeSuffixes) {
 
 TEST(WorkloadParse, ErrorsNameTheKey) {
   EXPECT_EQ(error_of("bytes=45XB"), "--workload: bytes=45XB: expected a size like 450KB, 1.2MB or 300KiB");
-  EXPECT_TRUE(contains(error_of("bytes=1KB,imgae=2x2"), "--workload: unknown key 'imgae' (keys: batch, bytes, data, gpus, image, layout, step_ms, train, workers)"))
+  EXPECT_TRUE(contains(error_of("bytes=1KB,imgae=2x2"), "--workload: unknown key 'imgae' (keys: batch, bytes, crop, data, gpus, image, layout, step_ms, tensor, train, workers)"))
       << error_of("bytes=1KB,imgae=2x2");
-  EXPECT_TRUE(contains(error_of("workers=0"), "workers=0: expected a whole number above 0")) << error_of("workers=0");
-  EXPECT_TRUE(contains(error_of("workers=two"), "workers=two: expected a whole number above 0"));
+  EXPECT_TRUE(contains(error_of("workers=-1"), "workers=-1: expected a whole number, 0 or more")) << error_of("workers=-1");
+  EXPECT_TRUE(contains(error_of("workers=two"), "workers=two: expected a whole number, 0 or more"));
+  EXPECT_EQ(error_of("crop=bogus"), "--workload: crop=bogus: expected random-resized, center or none");
+  EXPECT_EQ(error_of("tensor=int7"), "--workload: tensor=int7: expected float32 or uint8");
   EXPECT_EQ(error_of("bytes=1KB,step_ms=100"), "--workload: step_ms= needs batch= (samples per GPU step)");
   EXPECT_TRUE(contains(error_of("bytes=1KB,image=2000by1500"), "image=2000by1500: expected WIDTHxHEIGHT")) << error_of("bytes=1KB,image=2000by1500");
   EXPECT_TRUE(contains(error_of("bytes=1KB,batch=0"), "batch=0: expected a whole number above 0"));

@@ -1,0 +1,252 @@
+// The loader's per-sample transform after decode, step for step as torchvision 0.14 applies it to
+// a PIL image (ImageFolder's pil_loader, then transforms.Compose of the training or evaluation
+// transform, then ToTensor + Normalize).
+#include "decode/loader_transform.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "core/errors.hpp"
+#include "core/text_escape.hpp"
+
+namespace pipecheck {
+
+std::string crop_mode_name(CropMode mode) {
+  switch (mode) {
+    case CropMode::random_resized: return "random-resized";
+    case CropMode::center: return "center";
+    case CropMode::none: return "none";
+  }
+  return "none";
+}
+
+std::string tensor_kind_name(TensorKind kind) { return kind == TensorKind::float32 ? "float32" : "uint8"; }
+
+CropMode parse_crop_mode(const std::string& flag, const std::string& text) {
+  for (CropMode mode : {CropMode::random_resized, CropMode::center, CropMode::none}) {
+    if (text == crop_mode_name(mode)) return mode;
+  }
+  throw UsageError("--" + flag + " " + shortened(text) + ": expected random-resized, center or none");
+}
+
+TensorKind parse_tensor_kind(const std::string& flag, const std::string& text) {
+  if (text == "float32") return TensorKind::float32;
+  if (text == "uint8") return TensorKind::uint8;
+  throw UsageError("--" + flag + " " + shortened(text) + ": expected float32 or uint8");
+}
+
+std::size_t tensor_bytes(const LoaderTransform& t) {
+  return static_cast<std::size_t>(3) * t.width * t.height * (t.tensor == TensorKind::float32 ? 4 : 1);
+}
+
+int center_resize_side(const LoaderTransform& t) { return std::max(t.width, t.height) * 8 / 7; }
+
+std::uint64_t LoaderRandom::next() {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+double LoaderRandom::uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+int LoaderRandom::below(int bound) { return bound <= 1 ? 0 : static_cast<int>(next() % static_cast<std::uint64_t>(bound)); }
+
+namespace {
+
+// Python's round(): half to even (the default rounding mode of nearbyint).
+int python_round(double value) { return static_cast<int>(std::nearbyint(value)); }
+
+}  // namespace
+
+CropBox random_resized_crop_box(int width, int height, LoaderRandom& random) {
+  const double area = static_cast<double>(width) * height;
+  const double log_lo = std::log(3.0 / 4.0), log_hi = std::log(4.0 / 3.0);
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    const double target_area = area * (0.08 + (1.0 - 0.08) * random.uniform());
+    const double aspect = std::exp(log_lo + (log_hi - log_lo) * random.uniform());
+    const int w = python_round(std::sqrt(target_area * aspect));
+    const int h = python_round(std::sqrt(target_area / aspect));
+    if (0 < w && w <= width && 0 < h && h <= height) {
+      const int top = random.below(height - h + 1);
+      const int left = random.below(width - w + 1);
+      return {left, top, w, h};
+    }
+  }
+  const double in_ratio = static_cast<double>(width) / height;
+  int w = width, h = height;
+  if (in_ratio < 3.0 / 4.0) {
+    h = python_round(w / (3.0 / 4.0));
+  } else if (in_ratio > 4.0 / 3.0) {
+    w = python_round(h * (4.0 / 3.0));
+  }
+  return {(width - w) / 2, (height - h) / 2, w, h};
+}
+
+SamplePlan plan_sample(int width, int height, const LoaderTransform& t, LoaderRandom& random) {
+  SamplePlan plan;
+  plan.box = {0, 0, width, height};
+  if (t.crop == CropMode::random_resized) {
+    plan.box = random_resized_crop_box(width, height, random);
+    plan.flip = random.uniform() < 0.5;
+  } else if (t.crop == CropMode::center) {
+    // torchvision's Resize(int): the shorter side to S, the longer int(S * long / short).
+    const int side = center_resize_side(t);
+    if (width <= height) {
+      plan.resized_width = side;
+      plan.resized_height = static_cast<int>(static_cast<double>(side) * height / width);
+    } else {
+      plan.resized_height = side;
+      plan.resized_width = static_cast<int>(static_cast<double>(side) * width / height);
+    }
+  }
+  return plan;
+}
+
+SamplePlan scaled_plan(const SamplePlan& plan, int full_width, int full_height, int width, int height) {
+  SamplePlan scaled = plan;
+  if (width == full_width && height == full_height) return scaled;
+  const double sx = static_cast<double>(width) / full_width, sy = static_cast<double>(height) / full_height;
+  scaled.box.left = std::min(width - 1, static_cast<int>(plan.box.left * sx));
+  scaled.box.top = std::min(height - 1, static_cast<int>(plan.box.top * sy));
+  scaled.box.width = std::clamp(static_cast<int>(std::lround(plan.box.width * sx)), 1, width - scaled.box.left);
+  scaled.box.height = std::clamp(static_cast<int>(std::lround(plan.box.height * sy)), 1, height - scaled.box.top);
+  return scaled;
+}
+
+JpegScale loader_dct_scale(const SamplePlan& plan, int width, int height, const LoaderTransform& t) {
+  // The scale whose decode of the box still has the pixels the resize needs, as fractions of
+  // the image: the decoder works on the whole image, so the factor is the box's shrink.
+  int need_w = t.width, need_h = t.height, have_w = plan.box.width, have_h = plan.box.height;
+  if (t.crop == CropMode::center) {
+    need_w = plan.resized_width;
+    need_h = plan.resized_height;
+    have_w = width;
+    have_h = height;
+  }
+  const JpegScale box_scale = pick_dct_scale(have_w, have_h, need_w, need_h);
+  return box_scale;
+}
+
+namespace {
+
+void copy_region(const unsigned char* source, int source_width, const CropBox& box, RgbImage& out) {
+  out.width = box.width;
+  out.height = box.height;
+  // A fresh image each sample, as Image.crop makes one.
+  out.pixels = std::vector<unsigned char>(static_cast<std::size_t>(box.width) * box.height * 3);
+  for (int y = 0; y < box.height; ++y) {
+    std::memcpy(&out.pixels[static_cast<std::size_t>(y) * box.width * 3],
+                source + (static_cast<std::size_t>(box.top + y) * source_width + box.left) * 3,
+                static_cast<std::size_t>(box.width) * 3);
+  }
+}
+
+void flip_rows(RgbImage& image) {
+  for (int y = 0; y < image.height; ++y) {
+    unsigned char* row = &image.pixels[static_cast<std::size_t>(y) * image.width * 3];
+    for (int a = 0, b = image.width - 1; a < b; ++a, --b) {
+      for (int c = 0; c < 3; ++c) std::swap(row[a * 3 + c], row[b * 3 + c]);
+    }
+  }
+}
+
+}  // namespace
+
+const RgbImage& final_image(const LoaderBuffers& buffers, const LoaderTransform& t) {
+  return t.crop == CropMode::center ? buffers.cropped : buffers.resized;
+}
+
+void apply_loader_transform(const RgbImage& decoded, const SamplePlan& plan, const LoaderTransform& t,
+                            LoaderBuffers& buffers) {
+  // pil_loader's img.convert("RGB") on an RGB image is img.copy(): a new image of the decode.
+  buffers.converted = std::vector<unsigned char>(decoded.pixels.begin(), decoded.pixels.end());
+  RgbImage source;  // a view of the converted copy, by moving the storage in and out
+  source.width = decoded.width;
+  source.height = decoded.height;
+  source.pixels = std::move(buffers.converted);
+  if (t.crop == CropMode::random_resized) {
+    copy_region(source.pixels.data(), source.width, plan.box, buffers.crop);  // Image.crop
+    resize_rgb(buffers.crop, t.width, t.height, buffers.resized, buffers.scratch);
+    if (plan.flip) flip_rows(buffers.resized);
+  } else if (t.crop == CropMode::center) {
+    if (plan.resized_width == source.width && plan.resized_height == source.height) {
+      buffers.resized = source;  // Resize returns the image itself when the size is already right
+    } else {
+      resize_rgb(source, plan.resized_width, plan.resized_height, buffers.resized, buffers.scratch);
+    }
+    const int top = python_round((plan.resized_height - t.height) / 2.0);
+    const int left = python_round((plan.resized_width - t.width) / 2.0);
+    copy_region(buffers.resized.pixels.data(), buffers.resized.width, {left, top, t.width, t.height}, buffers.cropped);
+  } else {
+    resize_rgb(source, t.width, t.height, buffers.resized, buffers.scratch);
+  }
+  buffers.converted = std::move(source.pixels);
+  const RgbImage& image = final_image(buffers, t);
+  if (t.tensor == TensorKind::float32) {
+    to_float_tensor(image, buffers.tensor_float);
+  } else {
+    to_uint8_tensor(image, buffers.tensor_uint8);
+  }
+}
+
+void to_float_tensor(const RgbImage& image, std::vector<float>& out) {
+  const std::size_t plane = static_cast<std::size_t>(image.width) * image.height;
+  // A new tensor each sample, as ToTensor and Normalize (not in place) allocate theirs.
+  out = std::vector<float>(plane * 3);
+  const unsigned char* p = image.pixels.data();
+  for (int c = 0; c < 3; ++c) {
+    float* dst = out.data() + c * plane;
+    const float mean = kNormalizeMean[c], std_dev = kNormalizeStd[c];
+    for (std::size_t i = 0; i < plane; ++i) dst[i] = (static_cast<float>(p[i * 3 + c]) / 255.0f - mean) / std_dev;
+  }
+}
+
+void to_uint8_tensor(const RgbImage& image, std::vector<unsigned char>& out) {
+  const std::size_t plane = static_cast<std::size_t>(image.width) * image.height;
+  out = std::vector<unsigned char>(plane * 3);
+  const unsigned char* p = image.pixels.data();
+  for (int c = 0; c < 3; ++c) {
+    unsigned char* dst = out.data() + c * plane;
+    for (std::size_t i = 0; i < plane; ++i) dst[i] = p[i * 3 + c];
+  }
+}
+
+namespace {
+
+std::string value_at(const RgbImage& image, std::size_t index, double got, double expected) {
+  const std::size_t plane = static_cast<std::size_t>(image.width) * image.height;
+  const std::size_t channel = index / plane, at = index % plane;
+  char text[160];
+  std::snprintf(text, sizeof text, "channel %zu (%zu, %zu) is %.6g, expected %.6g", channel, at % image.width,
+                at / image.width, got, expected);
+  return text;
+}
+
+}  // namespace
+
+std::string float_tensor_difference(const RgbImage& image, const std::vector<float>& tensor) {
+  const std::size_t plane = static_cast<std::size_t>(image.width) * image.height;
+  if (tensor.size() != plane * 3) return "the tensor holds " + std::to_string(tensor.size()) + " values, the image " + std::to_string(plane * 3);
+  for (std::size_t i = 0; i < tensor.size(); ++i) {
+    const std::size_t c = i / plane, at = i % plane;
+    const double expected = (image.pixels[at * 3 + c] / 255.0 - kNormalizeMean[c]) / kNormalizeStd[c];
+    // A NaN fails this too: the comparison is false.
+    if (!(std::fabs(tensor[i] - expected) <= 1e-5)) return value_at(image, i, tensor[i], expected);
+  }
+  return "";
+}
+
+std::string uint8_tensor_difference(const RgbImage& image, const std::vector<unsigned char>& tensor) {
+  const std::size_t plane = static_cast<std::size_t>(image.width) * image.height;
+  if (tensor.size() != plane * 3) return "the tensor holds " + std::to_string(tensor.size()) + " values, the image " + std::to_string(plane * 3);
+  for (std::size_t i = 0; i < tensor.size(); ++i) {
+    const std::size_t c = i / plane, at = i % plane;
+    if (tensor[i] != image.pixels[at * 3 + c]) return value_at(image, i, tensor[i], image.pixels[at * 3 + c]);
+  }
+  return "";
+}
+
+}  // namespace pipecheck
