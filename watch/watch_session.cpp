@@ -30,6 +30,7 @@
 #include "watch/disk_stats.hpp"
 #include "watch/gpu_watch_sampler.hpp"
 #include "watch/job_devices.hpp"
+#include "watch/job_roles.hpp"
 #include "watch/other_processes.hpp"
 #include "watch/watch_csv.hpp"
 #include "watch/watch_live.hpp"
@@ -157,6 +158,7 @@ WatchSample take_sample(Samplers& s, Clock::time_point start, bool& root_alive) 
   s.devices.scan(s.tick % kRescanEvery == 0 ? tree.pids : new_pids, true);
   ++s.tick;
   sample.job = tree.job;
+  sample.roles = job_roles(tree.procs, saturated_thread_demand_pct());
   sample.procs = std::move(tree.procs);
   sample.gpus = s.gpus.sample(tree.pids);
   sample.host = s.cpu.sample();
