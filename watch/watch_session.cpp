@@ -348,6 +348,15 @@ void describe_devices(const Samplers& samplers, WatchReport& report) {
   for (const auto& fs_type : samplers.devices.unbacked()) {
     report.notes.push_back("the job reads files on " + fs_type + ", which has no local block device to watch");
   }
+  const auto& holders = samplers.devices.shared_memory_pids();
+  if (!holders.empty()) {
+    const std::string files = std::to_string(samplers.devices.shared_memory_files()) + " shared-memory file(s) open (/dev/shm, memfd) in " +
+                              std::to_string(holders.size()) + " of the job's processes";
+    report.notes.push_back(holders.size() > 1
+                               ? "the job's processes hand data over through shared memory, as loader workers hand "
+                                 "their batches to the training process: " + files + "; memory, not files read"
+                               : "the job holds " + files + ": memory, not files read");
+  }
 }
 
 void write_json(const WatchOutcome& outcome) {
