@@ -348,14 +348,23 @@ void describe_devices(const Samplers& samplers, WatchReport& report) {
   for (const auto& fs_type : samplers.devices.unbacked()) {
     report.notes.push_back("the job reads files on " + fs_type + ", which has no local block device to watch");
   }
-  const auto& holders = samplers.devices.shared_memory_pids();
-  if (!holders.empty()) {
-    const std::string files = std::to_string(samplers.devices.shared_memory_files()) + " shared-memory file(s) open (/dev/shm, memfd) in " +
-                              std::to_string(holders.size()) + " of the job's processes";
-    report.notes.push_back(holders.size() > 1
-                               ? "the job's processes hand data over through shared memory, as loader workers hand "
-                                 "their batches to the training process: " + files + "; memory, not files read"
-                               : "the job holds " + files + ": memory, not files read");
+}
+
+// Shared memory open in the job (/dev/shm, memfds) is data handed between its processes: with
+// loader workers, their batches on the way to the training process. Never "files on tmpfs".
+void describe_shared_memory(const JobDeviceFinder& devices, bool has_workers, WatchReport& report) {
+  const auto& holders = devices.shared_memory_pids();
+  if (holders.empty()) return;
+  const std::string files = std::to_string(devices.shared_memory_files()) + " file(s) open in /dev/shm or memfds, in " +
+                            std::to_string(holders.size()) + " of the job's processes";
+  if (has_workers) {
+    report.notes.push_back("the loader's workers hand their batches to the training process through shared memory (" +
+                           files + "): memory passed between processes, not files the job reads");
+  } else if (holders.size() > 1) {
+    report.notes.push_back("the job's processes hand data to each other through shared memory (" + files +
+                           "): memory passed between processes, not files the job reads");
+  } else {
+    report.notes.push_back("the job holds shared memory (" + files + "): memory, not files the job reads");
   }
 }
 
@@ -527,6 +536,7 @@ void finish_report(Samplers& samplers, const Loop& loop, WatchOutcome& outcome) 
   a.other_processes = samplers.others.top(8);
   a.usage = loop.job.usage;
   report.verdict = judge_watch(a);
+  describe_shared_memory(samplers.devices, a.roles.found, report);
   report.top_threads = samplers.tree.top_threads(20);
   report.processes = samplers.tree.processes();
   if (!outcome.samples.empty()) {
