@@ -9,8 +9,8 @@ namespace pipecheck {
 
 namespace {
 
-// A launcher (a shell, `python -m` wrapper, srun's step) sleeps in wait4/waitid for its child:
-// its time off a CPU is mostly reaping, and it is not the training loop.
+// A launcher (a shell, Python's subprocess, GNU timeout) sleeps in wait4/waitid or a signal wait
+// for its child: its time off a CPU is mostly that, and it is not the training loop.
 bool launcher(const ThreadTime& main) {
   const double asleep = main.waiting_pct + main.sleep_pct + main.reaping_pct;
   return main.reaping_pct > 0 && main.reaping_pct >= 0.5 * asleep;

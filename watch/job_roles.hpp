@@ -12,7 +12,7 @@ namespace pipecheck {
 
 // The training process is a process of the tree with a child that has no children of its own
 // (a worker), whose main thread is not a launcher waiting for its child to end (S in
-// wait4/waitid most of its time off a CPU); its workers are all its children. Of several, the
+// wait4/waitid or a signal wait most of its time off a CPU); its workers are all its children. Of several, the
 // one that with its workers used the most CPU. `saturated_pct`: a worker whose busiest thread's
 // demand reaches this share of a core is saturated.
 RolesWatch job_roles(const std::vector<ProcWatch>& procs, double saturated_pct);

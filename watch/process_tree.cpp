@@ -190,7 +190,15 @@ SleepKind sleep_kind_of(std::string_view syscall_text) {
 #ifdef SYS_nanosleep
   if (number == SYS_nanosleep) return SleepKind::timed;
 #endif
-  if (number == SYS_wait4 || number == SYS_waitid) return SleepKind::reaping;
+  // A launcher waits for its child to end: in wait4/waitid (a shell, Python's subprocess), or for
+  // the SIGCHLD in a signal wait (GNU timeout's sigsuspend). A loop waiting on its workers'
+  // data sleeps in poll, read, futex, never in these.
+  if (number == SYS_wait4 || number == SYS_waitid || number == SYS_rt_sigsuspend || number == SYS_rt_sigtimedwait) {
+    return SleepKind::reaping;
+  }
+#ifdef SYS_pause
+  if (number == SYS_pause) return SleepKind::reaping;
+#endif
   return SleepKind::other;
 }
 

@@ -80,7 +80,8 @@ std::string describe(BlockedSource source, double looks_per_s, bool schedstat);
 // (uninterruptible: I/O), and in S (waiting for anything else: a queue, a lock, a sleep).
 // Of the looks in S, where the syscall was read (/proc/.../syscall; only for the main thread of a
 // process with children, the training loop's candidates): how many found it in a timed sleep
-// (nanosleep, clock_nanosleep) and how many waiting for a child to end (wait4, waitid).
+// (nanosleep, clock_nanosleep) and how many waiting for a child to end (wait4, waitid, or a
+// signal wait: rt_sigsuspend, rt_sigtimedwait, pause, as GNU timeout waits for its SIGCHLD).
 enum class SleepKind { unknown, timed, reaping, other };
 // The kind of sleep a /proc/PID/task/TID/syscall text shows ("230 0x0 ..." on x86-64).
 SleepKind sleep_kind_of(std::string_view syscall_text);

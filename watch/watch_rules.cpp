@@ -554,6 +554,9 @@ std::optional<WatchFinding> gpu_waiting(const WatchAnalysis& a) {
 
 std::optional<WatchFinding> cpu_single_thread(const WatchAnalysis& a) {
   if (a.has_gpu || !thread_saturated(a) || a.job.busy_threads_median > 1) return std::nullopt;
+  // The busy thread is a loader's worker or the training step: the roles say which, and what to
+  // try; "parallelize it" would blur the two (issue 25).
+  if (input_loader_bound(a) || step_bound(a)) return std::nullopt;
   WatchFinding f = finding("cpu_single_thread", "cpu", "single-threaded CPU bound",
                            "the job runs on one core: parallelize it (worker processes, threads) or make that "
                            "thread's work cheaper");

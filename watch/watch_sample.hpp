@@ -35,7 +35,8 @@ struct GpuWatch {
 // sleep) looked at >= 10 times a second between samples.
 // One thread's interval: where its time went, % of the interval. Off a CPU, its looks split the
 // time (see ProcessTreeSampler): D is I/O; S in a timed sleep (nanosleep, clock_nanosleep) is a
-// pause the thread chose; S in wait4/waitid is a launcher waiting for its child to end; any
+// pause the thread chose; S in wait4/waitid or a signal wait (sigsuspend) is a launcher waiting
+// for its child to end; any
 // other S is waiting on another thread or process (a queue, a pipe, a socket, a lock).
 struct ThreadTime {
   std::string name;  // "comm:tid"
@@ -45,7 +46,7 @@ struct ThreadTime {
   double io_pct = 0;        // D
   double waiting_pct = 0;   // S, not a timed sleep, not reaping a child
   double sleep_pct = 0;     // S in a timed sleep
-  double reaping_pct = 0;   // S in wait4/waitid
+  double reaping_pct = 0;   // S in wait4/waitid/rt_sigsuspend/rt_sigtimedwait/pause
   bool syscalls_read = false;  // /proc/.../syscall was readable: the S time is split; else all is waiting
 };
 
