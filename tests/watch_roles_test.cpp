@@ -16,6 +16,7 @@
 #include "watch/job_roles.hpp"
 #include "watch/process_tree.hpp"
 #include "watch/watch_csv.hpp"
+#include "watch/watch_render_text.hpp"
 #include "watch/watch_rules.hpp"
 
 namespace pipecheck {
@@ -235,6 +236,16 @@ TEST(WatchRoles, StepBoundTorchvisionJobIsNotInputBound) {
     EXPECT_NE(text_of(*v.headline).find("the input pipeline is not the problem"), std::string::npos);
     EXPECT_FALSE(fired(v, "input_loader_bound")) << name;
   }
+}
+
+TEST(WatchRoles, TheTerminalSummaryShowsBothRoles) {
+  WatchReport report;
+  report.analysis = analyze_watch(
+      parse_watch_csv(read_file(watch_test::fixture("roles_loader_bound.csv"))).samples, nullptr, watch_analysis_options());
+  report.verdict = judge_watch(report.analysis);
+  const std::string text = render_watch_text(report);
+  EXPECT_NE(text.find("roles (means): training process python3:"), std::string::npos) << text;
+  EXPECT_NE(text.find("loader 1 worker at "), std::string::npos) << text;
 }
 
 TEST(WatchRoles, RoleRowsRoundTripThroughTheCsv) {
