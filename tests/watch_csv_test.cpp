@@ -30,9 +30,9 @@ WatchSample full_sample() {
   g.throttle_mask = 0x4 | 0x40;
   s.gpus.push_back(g);
   s.job = JobWatch{3, 41, 123.4, 56.78, 2, 2, 99.5, 100, "python:4242", 180.25, 12.5, 64.5, 61.5, "python:4251"};
-  s.procs.push_back(ProcWatch{4242, "python", 99.5, 50.5, 30, 1, 99.5, 100, "python:4242", 0.5, 2.5, 3.0});
+  s.procs.push_back(ProcWatch{4242, "python", 99.5, 50.5, 30, 1, 99.5, 100, "python:4242", 0.5, 2.5, 3.0, {}, 0});
   s.procs.push_back(
-      ProcWatch{4250, "pt_data_worker", 23.9, 6.28, 11, 1, 20.0, 55, "pt_data_worker:4250", std::nullopt, 10, std::nullopt});
+      ProcWatch{4250, "pt_data_worker", 23.9, 6.28, 11, 1, 20.0, 55, "pt_data_worker:4250", std::nullopt, 10, std::nullopt, {}, 0});
   s.host.cpu_pct = 54.3;
   s.host.iowait_pct = 2.1;
   s.host.core_pct = {100, 9};

@@ -5,6 +5,7 @@
 #include <sys/sysmacros.h>
 
 #include <fstream>
+#include <set>
 
 #include "tests/watch_test_support.hpp"
 #include "watch/job_devices.hpp"
@@ -68,6 +69,26 @@ TEST(WatchJobDevices, WriteOnlyFilesAreNotReadFrom) {
   finder.scan({child.pid()}, false);
   EXPECT_TRUE(finder.devices().empty());
   std::filesystem::remove_all(dir);
+}
+
+// A loader's workers hand batches to the training process through /dev/shm (PyTorch's tensors,
+// multiprocessing's buffers): shared memory, which no note may call files the job reads on tmpfs.
+TEST(WatchJobDevices, SharedMemoryIsNoFileOnTmpfs) {
+  if (!std::filesystem::is_directory("/dev/shm")) GTEST_SKIP() << "no /dev/shm here";
+  const std::filesystem::path file = "/dev/shm/pipecheck-watch-shm-" + std::to_string(getpid());
+  std::ofstream(file) << std::string(4096, 'x');
+  // Open and unlinked, as PyTorch's shared tensors are: "/dev/shm/... (deleted)".
+  watch_test::Child worker("exec 3<'" + file.string() + "'; rm -f '" + file.string() + "'; exec sleep 30");
+  JobDeviceFinder finder{SysfsRoot("/")};
+  for (int attempt = 0; attempt < 100 && finder.shared_memory_pids().empty(); ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    finder.scan({worker.pid()}, true);
+  }
+  std::filesystem::remove(file);
+  EXPECT_EQ(finder.shared_memory_pids(), std::set<int>{worker.pid()});
+  EXPECT_EQ(finder.shared_memory_files(), 1u);
+  EXPECT_TRUE(finder.unbacked().empty()) << *finder.unbacked().begin();
+  EXPECT_TRUE(finder.devices().empty());
 }
 
 }  // namespace

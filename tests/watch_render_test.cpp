@@ -25,7 +25,7 @@ Rendered storage_bound_report() {
   Rendered r;
   r.samples = parse_watch_csv(read_file(watch_test::fixture("gpu_storage_bound.csv"))).samples;
   // Strings from the job and the user must come out escaped.
-  r.samples[5].procs.push_back(ProcWatch{666, "<script>x</script>", 1, 1, 1, 0, 1, 1, "<b>:666", 0.0, 0.0, 0.0});
+  r.samples[5].procs.push_back(ProcWatch{666, "<script>x</script>", 1, 1, 1, 0, 1, 1, "<b>:666", 0.0, 0.0, 0.0, {}, 0});
   const MeasuredCeilings ceilings = load_measured_ceilings(watch_test::fixture("baseline_run"));
   WatchReport& report = r.report;
   report.host = "gpu-node";

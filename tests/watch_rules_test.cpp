@@ -294,7 +294,7 @@ TEST(WatchRules, TableListsEveryRuleOnceWithItsThresholds) {
     EXPECT_FALSE(rule.condition.empty()) << rule.id;
     EXPECT_NE(rule.judge, nullptr) << rule.id;
   }
-  EXPECT_EQ(ids.size(), 17u);
+  EXPECT_EQ(ids.size(), 19u);
   const std::string table = render_rules_table();
   for (const auto& id : ids) EXPECT_NE(table.find(id), std::string::npos) << id;
   EXPECT_NE(table.find("GPU util < 50%"), std::string::npos) << table;

@@ -6,6 +6,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 
@@ -147,6 +148,17 @@ void JobDeviceFinder::scan_fds(int pid, std::size_t& budget) {
     struct stat info {};
     const std::string link = fd_dir + "/" + std::to_string(fd);
     if (stat(root_.path(link).c_str(), &info) != 0 || !S_ISREG(info.st_mode)) continue;
+    char target[4096] = {};
+    const ssize_t n = readlink(root_.path(link).c_str(), target, sizeof target - 1);
+    const std::string path = n > 0 ? std::string(target, static_cast<std::size_t>(n)) : link;
+    // POSIX shared memory (shm_open, PyTorch's and multiprocessing's tensors and buffers) and
+    // memfds are memory handed between processes, not files read: never a "file on tmpfs".
+    if (path.rfind("/dev/shm/", 0) == 0 || path.rfind("/memfd:", 0) == 0) {
+      ++shared_memory_in_scan_;
+      shared_memory_pids_.insert(pid);
+      continue;
+    }
+    if (is_system_file(path)) continue;
     const auto disk = device_of(info.st_dev);
     if (!disk || found_.count(*disk)) continue;
     // A file open for writing only (a log, a checkpoint) is not what the job reads from.
@@ -158,10 +170,6 @@ void JobDeviceFinder::scan_fds(int pid, std::size_t& budget) {
       if (digits != std::string::npos) std::from_chars(fdinfo->data() + digits, fdinfo->data() + fdinfo->size(), flags, 8);
       if ((flags & 3u) == 1u) continue;  // O_WRONLY
     }
-    char target[4096] = {};
-    const ssize_t n = readlink(root_.path(link).c_str(), target, sizeof target - 1);
-    const std::string path = n > 0 ? std::string(target, static_cast<std::size_t>(n)) : link;
-    if (is_system_file(path)) continue;
     add(*disk, escape_name(path) + " (pid " + std::to_string(pid) + ")");
     if (flags & static_cast<unsigned long>(O_DIRECT)) direct_.insert(*disk);
   }
@@ -183,10 +191,12 @@ void JobDeviceFinder::scan_maps(int pid) {
 
 void JobDeviceFinder::scan(const std::vector<int>& pids, bool maps) {
   std::size_t budget = max_fds_;
+  shared_memory_in_scan_ = 0;
   for (int pid : pids) {
     scan_fds(pid, budget);
     if (maps) scan_maps(pid);
   }
+  shared_memory_files_ = std::max(shared_memory_files_, shared_memory_in_scan_);
 }
 
 std::vector<std::string> JobDeviceFinder::devices() const {

@@ -52,6 +52,11 @@ class JobDeviceFinder {
   const std::set<std::string>& direct() const { return direct_; }
   // Files the job reads that live on no block device ("overlay", "tmpfs", "nfs4"), for a note.
   const std::set<std::string>& unbacked() const { return unbacked_; }
+  // Open shared-memory files (/dev/shm, memfd: data handed between the job's processes, such as
+  // a loader's batches) seen in the scans, and the processes holding them: never counted as
+  // files the job reads. Files: the most open in one scan.
+  std::size_t shared_memory_files() const { return shared_memory_files_; }
+  const std::set<int>& shared_memory_pids() const { return shared_memory_pids_; }
 
  private:
   std::optional<std::string> device_of(unsigned long long dev);
@@ -67,6 +72,9 @@ class JobDeviceFinder {
   std::map<std::string, std::string> found_;  // device -> evidence
   std::set<std::string> unbacked_;
   std::set<std::string> direct_;
+  std::size_t shared_memory_files_ = 0;
+  std::size_t shared_memory_in_scan_ = 0;
+  std::set<int> shared_memory_pids_;
 };
 
 }  // namespace pipecheck

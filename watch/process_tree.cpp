@@ -1,6 +1,7 @@
 // Sampling a process tree from /proc: who is in it, and how much CPU and disk each part uses.
 #include "watch/process_tree.hpp"
 
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -177,6 +178,57 @@ double blocked_seconds(const Looks& looks, const Looks& earlier, std::optional<d
   return off_cpu_s * split.blocked / split.asleep();
 }
 
+SleepKind sleep_kind_of(std::string_view syscall_text) {
+  const auto fields = fields_of(syscall_text.substr(0, 32));
+  if (fields.empty() || fields[0] == "running") return SleepKind::unknown;
+  long number = -1;
+  if (std::from_chars(fields[0].data(), fields[0].data() + fields[0].size(), number).ec != std::errc{}) {
+    return SleepKind::unknown;
+  }
+  // This machine's numbers: the watch reads processes of its own architecture.
+  if (number == SYS_clock_nanosleep) return SleepKind::timed;
+#ifdef SYS_nanosleep
+  if (number == SYS_nanosleep) return SleepKind::timed;
+#endif
+  // A launcher waits for its child to end: in wait4/waitid (a shell, Python's subprocess), or for
+  // the SIGCHLD in a signal wait (GNU timeout's sigsuspend). A loop waiting on its workers'
+  // data sleeps in poll, read, futex, never in these.
+  if (number == SYS_wait4 || number == SYS_waitid || number == SYS_rt_sigsuspend || number == SYS_rt_sigtimedwait) {
+    return SleepKind::reaping;
+  }
+#ifdef SYS_pause
+  if (number == SYS_pause) return SleepKind::reaping;
+#endif
+  return SleepKind::other;
+}
+
+ThreadTime thread_time(const Looks& looks, const Looks& earlier, std::optional<double> busy_s, double dt_s) {
+  ThreadTime time;
+  if (dt_s <= 0) return time;
+  const Looks& split = busy_s && looks.asleep() == 0 ? earlier : looks;
+  double off_s = 0;
+  if (busy_s) {
+    off_s = std::max(0.0, dt_s - *busy_s);
+  } else if (split.total > 0) {
+    off_s = dt_s * split.asleep() / split.total;  // without schedstat: the share of looks asleep
+  }
+  if (split.asleep() == 0 || off_s <= 0) return time;
+  const double per_look = off_s / split.asleep();
+  time.io_pct = percent(per_look * split.blocked, dt_s);
+  time.sleep_pct = percent(per_look * split.timed, dt_s);
+  time.reaping_pct = percent(per_look * split.reaping, dt_s);
+  time.waiting_pct = std::max(0.0, percent(off_s, dt_s) - time.io_pct - time.sleep_pct - time.reaping_pct);
+  time.syscalls_read = split.classified > 0;
+  return time;
+}
+
+SleepKind ProcessTreeSampler::sleep_kind(int pid, int tid, char state) const {
+  if (state != 'S' || tid != pid || !parents_.count(pid)) return SleepKind::unknown;
+  const auto text =
+      read_proc_file(root_, "/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/syscall");
+  return text ? sleep_kind_of(*text) : SleepKind::unknown;
+}
+
 void ProcessTreeSampler::sample_threads(int pid, double dt_s, bool priming, ProcWatch& proc, double& top_blocked_pct,
                                         std::string& top_blocked) {
   const std::string task_dir = "/proc/" + std::to_string(pid) + "/task";
@@ -204,7 +256,7 @@ void ProcessTreeSampler::sample_threads(int pid, double dt_s, bool priming, Proc
     state.blkio_ticks = stat->blkio_ticks;
     state.seen = samples_;
     // This sample's own look at the state, with those taken since the last one.
-    state.looks.count(stat->state);
+    state.looks.count(stat->state, sleep_kind(pid, tid, stat->state));
     const Looks looks = std::exchange(state.looks, Looks{});
     const Looks earlier = state.earlier_looks;
     state.earlier_looks.add(looks);
@@ -233,6 +285,17 @@ void ProcessTreeSampler::sample_threads(int pid, double dt_s, bool priming, Proc
     if (blocked_pct > top_blocked_pct) {
       top_blocked_pct = blocked_pct;
       top_blocked = state.comm + ":" + std::to_string(tid);
+    }
+    if (tid == pid) {
+      proc.main_thread = thread_time(looks, earlier, busy_s, dt_s);
+      proc.main_thread.name = state.comm + ":" + std::to_string(tid);
+      proc.main_thread.cpu_pct = cpu_pct;
+      proc.main_thread.demand_pct = demand_pct;
+      proc.main_thread.run_wait_pct = std::max(0.0, demand_pct - cpu_pct);
+      if (sched) {
+        const double wait_ns = static_cast<double>(sched->wait_ns - std::min(sched->wait_ns, base_sched.wait_ns));
+        proc.main_thread.run_wait_pct = std::min(100.0, percent(wait_ns / 1e9, dt_s));
+      }
     }
     if (demand_pct >= busy_demand_pct_) ++proc.busy_threads;
     if (demand_pct > proc.top_thread_demand_pct ||
@@ -268,6 +331,7 @@ ProcWatch ProcessTreeSampler::sample_process(const Member& member, double dt_s, 
   state.seen = samples_;
   if (read_bytes && !state.first_read_bytes) state.first_read_bytes = !added || priming ? *read_bytes : 0;
   proc.comm = state.comm;
+  proc.ppid = stat->ppid;
   // The job's sums take what each process reaped from its children too (cutime, and the
   // read_bytes the kernel folds into the parent on wait): see count_job.
   totals.ticks += state.job_ticks;
@@ -319,6 +383,7 @@ std::vector<ProcessTreeSampler::Member> ProcessTreeSampler::walk_tree() {
     if (pid != root_pid_) children.emplace(link.ppid, pid);
   }
   std::vector<Member> tree;
+  std::set<int> parents;
   std::deque<int> queue{root_pid_};
   if (adopter_pid_ > 0) {  // orphans of the job, adopted by the watch (PR_SET_CHILD_SUBREAPER)
     const auto [first, last] = children.equal_range(adopter_pid_);
@@ -333,8 +398,13 @@ std::vector<ProcessTreeSampler::Member> ProcessTreeSampler::walk_tree() {
     if (link == parent_of_.end() || link->second.in_tree) continue;
     link->second.in_tree = true;
     tree.push_back({pid, link->second.starttime});
+    parents.insert(link->second.ppid);  // the root's parent is outside: filtered below
     const auto [first, last] = children.equal_range(pid);
     for (auto it = first; it != last; ++it) queue.push_back(it->second);
+  }
+  parents_.clear();
+  for (const Member& member : tree) {
+    if (parents.count(member.pid)) parents_.insert(member.pid);
   }
   return tree;
 }
@@ -459,7 +529,8 @@ void ProcessTreeSampler::look_at_thread_states() {
     if (!text) continue;  // ended: the next sample forgets it
     const std::size_t close = text->rfind(')');
     if (close == std::string::npos || close + 2 >= text->size()) continue;
-    state.looks.count((*text)[close + 2]);
+    const char task_state = (*text)[close + 2];
+    state.looks.count(task_state, sleep_kind(state.pid, key.first, task_state));
   }
 }
 

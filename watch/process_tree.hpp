@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -77,22 +78,43 @@ std::string describe(BlockedSource source, double looks_per_s, bool schedstat);
 
 // Looks at one thread's state in one interval: how many, how many found it in D
 // (uninterruptible: I/O), and in S (waiting for anything else: a queue, a lock, a sleep).
+// Of the looks in S, where the syscall was read (/proc/.../syscall; only for the main thread of a
+// process with children, the training loop's candidates): how many found it in a timed sleep
+// (nanosleep, clock_nanosleep) and how many waiting for a child to end (wait4, waitid, or a
+// signal wait: rt_sigsuspend, rt_sigtimedwait, pause, as GNU timeout waits for its SIGCHLD).
+enum class SleepKind { unknown, timed, reaping, other };
+// The kind of sleep a /proc/PID/task/TID/syscall text shows ("230 0x0 ..." on x86-64).
+SleepKind sleep_kind_of(std::string_view syscall_text);
+
 struct Looks {
   int total = 0;
   int blocked = 0;
   int sleeping = 0;
-  void count(char task_state) {
+  int timed = 0;
+  int reaping = 0;
+  int classified = 0;  // S looks whose syscall was read
+  void count(char task_state, SleepKind kind = SleepKind::unknown) {
     ++total;
     if (task_state == 'D') ++blocked;
-    if (task_state == 'S') ++sleeping;
+    if (task_state != 'S') return;
+    ++sleeping;
+    if (kind != SleepKind::unknown) ++classified;
+    if (kind == SleepKind::timed) ++timed;
+    if (kind == SleepKind::reaping) ++reaping;
   }
   void add(const Looks& other) {
     total += other.total;
     blocked += other.blocked;
     sleeping += other.sleeping;
+    timed += other.timed;
+    reaping += other.reaping;
+    classified += other.classified;
   }
   int asleep() const { return blocked + sleeping; }
 };
+// Where a thread's time went in an interval of dt_s (% of it), its time off a CPU split as
+// blocked_seconds splits it: by this interval's looks, or the earlier ones when none found it asleep.
+ThreadTime thread_time(const Looks& looks, const Looks& earlier, std::optional<double> busy_s, double dt_s);
 // Its seconds blocked on I/O in the interval of dt_s: with busy_s (schedstat's on a CPU + waiting
 // for one, in the same interval) the time off a CPU split by the D and S looks of the interval,
 // or by the thread's `earlier` looks when none of this interval's found it asleep; without
@@ -215,6 +237,8 @@ class ProcessTreeSampler {
   void sample_threads(int pid, double dt_s, bool priming, ProcWatch& proc, double& top_blocked_pct,
                       std::string& top_blocked);
   std::vector<Member> current_tree();
+  // The main thread's state, with the kind of sleep where it is a parent's (see Looks).
+  SleepKind sleep_kind(int pid, int tid, char state) const;
   std::vector<Member> walk_tree();
   void forget_departed();
   void count_job(const Totals& totals, double dt_s, JobWatch& job);
@@ -242,6 +266,7 @@ class ProcessTreeSampler {
   // sample, not all of /proc (the scan was most of the sampler's cost on a machine with a
   // thousand processes).
   std::map<int, ParentLink> parent_of_;
+  std::set<int> parents_;  // the tree's processes with children in it, at the last sample
 };
 
 }  // namespace pipecheck

@@ -201,6 +201,47 @@ JobStats job_stats(const std::vector<const WatchSample*>& steady) {
   return stats;
 }
 
+RoleStats role_stats(const std::vector<const WatchSample*>& steady) {
+  RoleStats stats;
+  std::map<std::string, int> trainers, loops, workers;
+  int found = 0, split = 0;
+  for (const WatchSample* s : steady) {
+    const RolesWatch& r = s->roles;
+    if (!r.found) continue;
+    ++found;
+    ++trainers[r.trainer];
+    ++loops[r.loop.name];
+    if (!r.busiest_worker.empty()) ++workers[r.busiest_worker];
+    stats.trainers = std::max(stats.trainers, r.trainers);
+    stats.workers = std::max(stats.workers, r.workers);
+    stats.trainer_cpu_mean += r.trainer_cpu_pct;
+    stats.loop_cpu_mean += r.loop.cpu_pct;
+    stats.loop_demand_mean += r.loop.demand_pct;
+    stats.loop_run_wait_mean += r.loop.run_wait_pct;
+    stats.loop_io_mean += r.loop.io_pct;
+    stats.loop_waiting_mean += r.loop.waiting_pct;
+    stats.loop_sleep_mean += r.loop.sleep_pct;
+    if (r.loop.syscalls_read) ++split;
+    stats.workers_cpu_mean += r.workers_cpu_pct;
+    stats.workers_demand_mean += r.workers_demand_pct;
+    if (r.workers > 0) stats.saturated_share += static_cast<double>(r.workers_saturated) / r.workers;
+  }
+  if (found == 0) return stats;
+  const double n = found;
+  for (double* mean : {&stats.trainer_cpu_mean, &stats.loop_cpu_mean, &stats.loop_demand_mean, &stats.loop_run_wait_mean,
+                       &stats.loop_io_mean, &stats.loop_waiting_mean, &stats.loop_sleep_mean, &stats.workers_cpu_mean,
+                       &stats.workers_demand_mean, &stats.saturated_share}) {
+    *mean /= n;
+  }
+  stats.found_share = n / static_cast<double>(steady.size());
+  stats.found = stats.found_share >= 0.5;
+  stats.syscalls_read = split > 0;
+  stats.trainer = most_frequent(trainers);
+  stats.loop_thread = most_frequent(loops);
+  stats.busiest_worker = most_frequent(workers);
+  return stats;
+}
+
 HostStats host_stats(const std::vector<const WatchSample*>& steady) {
   HostStats stats;
   std::vector<double> iowait, others;
@@ -360,6 +401,7 @@ WatchAnalysis analyze_watch(const std::vector<WatchSample>& samples, const Measu
   }
   a.sawtooth = find_leading_dipper(steady_times, series, options.sawtooth);
   a.job = job_stats(steady);
+  a.roles = role_stats(steady);
   a.host = host_stats(steady);
   for (const auto& [name, job] : disks_to_judge(samples)) {
     a.disks.push_back(disk_stats(steady, name, job, ceilings, options, a.job.read_mbs_median, direct_disks.count(name) > 0));

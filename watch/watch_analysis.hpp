@@ -79,6 +79,29 @@ struct JobStats {
   double top_blocked_median = 0;   // its share of the interval, %
 };
 
+// The roles (watch/job_roles.hpp) over the steady samples that found them: means, as the
+// blocked-on-I/O figures are (each sample's split of the time off a CPU rests on a few looks).
+struct RoleStats {
+  bool found = false;       // in at least half of the steady samples
+  double found_share = 0;
+  std::string trainer;      // "python3:4242", the one seen most often
+  std::string loop_thread;  // its main thread
+  int trainers = 0;         // most processes with workers in one sample
+  int workers = 0;          // most workers in one sample
+  double trainer_cpu_mean = 0;
+  double loop_cpu_mean = 0;
+  double loop_demand_mean = 0;
+  double loop_run_wait_mean = 0;
+  double loop_io_mean = 0;
+  double loop_waiting_mean = 0;  // S on another thread or process: the workers' queue, a lock
+  double loop_sleep_mean = 0;    // S in a timed sleep
+  bool syscalls_read = false;    // the S time was split by syscall (else all of it is waiting)
+  double workers_cpu_mean = 0;     // summed, % of one core
+  double workers_demand_mean = 0;  // mean worker's demand, % of a core
+  double saturated_share = 0;      // saturated workers / workers, mean
+  std::string busiest_worker;      // seen most often
+};
+
 struct HostStats {
   int cores = 0;
   std::vector<double> cpu;  // all cores, per steady sample
@@ -140,6 +163,7 @@ struct WatchAnalysis {
   double gpu_util_median = 0;  // mean over the job's GPUs, median over steady samples
   std::vector<GpuStats> gpus;  // the job's GPUs
   JobStats job;
+  RoleStats roles;
   HostStats host;
   std::vector<DiskStats> disks;  // the job's disks, else the busy ones
   bool disks_are_jobs = false;

@@ -22,11 +22,14 @@ enum Column {
   c_read_mbs, c_read_iops, c_write_mbs, c_write_iops, c_disk_util, c_r_await, c_aqu,
   c_iowait, c_cores,
   c_run_wait, c_io_blocked, c_top_blocked_pct, c_top_blocked,
+  c_waiting, c_sleep,
   column_count
 };
 // Files written before the blocked-on-I/O and run-queue columns end at core_util_pct: read them,
 // those figures absent.
 constexpr std::size_t kColumnsBeforeBlocked = c_run_wait;
+// Files written before the roles (the loop and loader rows) end at top_blocked_thread.
+constexpr std::size_t kColumnsBeforeRoles = c_waiting;
 
 constexpr const char* kColumns[column_count] = {
     "utc_time", "elapsed_s", "source", "id", "name", "job",
@@ -36,7 +39,8 @@ constexpr const char* kColumns[column_count] = {
     "top_thread_demand_pct", "top_thread",
     "read_mbs", "read_iops", "write_mbs", "write_iops", "disk_util_pct", "r_await_ms", "aqu_sz",
     "iowait_pct", "core_util_pct",
-    "run_wait_pct", "io_blocked_pct", "top_blocked_pct", "top_blocked_thread"};
+    "run_wait_pct", "io_blocked_pct", "top_blocked_pct", "top_blocked_thread",
+    "waiting_pct", "sleep_pct"};
 
 using Row = std::vector<std::string>;
 
@@ -122,6 +126,37 @@ std::string proc_line(const WatchSample& sample, const ProcWatch& proc) {
   row[c_run_wait] = number(proc.run_wait_pct, 1);
   row[c_io_blocked] = number(proc.io_blocked_pct, 1);
   return line_of(row);
+}
+
+// The roles (watch/job_roles.hpp), two rows in the columns they share with a process's:
+// "loop": the training process (id, name, cpu_pct, processes = how many have workers) and its
+// main thread (top_thread*, run_wait_pct, io_blocked_pct, waiting_pct, sleep_pct);
+// "loader": its workers (processes, cpu_pct summed, busy_processes = saturated ones,
+// top_thread_demand_pct = their mean demand, top_thread / top_thread_pct = the busiest one's).
+std::string role_lines(const WatchSample& sample) {
+  const RolesWatch& roles = sample.roles;
+  if (!roles.found) return "";
+  Row loop = new_row(sample, "loop");
+  loop[c_id] = std::to_string(roles.trainer_pid);
+  loop[c_name] = roles.trainer;
+  loop[c_cpu_pct] = number(roles.trainer_cpu_pct, 1);
+  loop[c_processes] = std::to_string(roles.trainers);
+  loop[c_top] = roles.loop.name;
+  loop[c_top_pct] = number(roles.loop.cpu_pct, 1);
+  loop[c_top_demand] = number(roles.loop.demand_pct, 1);
+  loop[c_run_wait] = number(roles.loop.run_wait_pct, 1);
+  loop[c_io_blocked] = number(roles.loop.io_pct, 1);
+  loop[c_waiting] = number(roles.loop.waiting_pct, 1);
+  loop[c_sleep] = roles.loop.syscalls_read ? number(roles.loop.sleep_pct, 1) : std::string();
+  Row loader = new_row(sample, "loader");
+  loader[c_id] = std::to_string(roles.trainer_pid);
+  loader[c_processes] = std::to_string(roles.workers);
+  loader[c_cpu_pct] = number(roles.workers_cpu_pct, 1);
+  loader[c_busy_processes] = std::to_string(roles.workers_saturated);
+  loader[c_top_demand] = number(roles.workers_demand_pct, 1);
+  loader[c_top] = roles.busiest_worker;
+  loader[c_top_pct] = number(roles.busiest_worker_demand_pct, 1);
+  return line_of(loop) + line_of(loader);
 }
 
 std::string host_line(const WatchSample& sample) {
@@ -218,6 +253,30 @@ void add_row(const Row& row, WatchSample& sample) {
     proc.run_wait_pct = req_number(row, c_run_wait);
     proc.io_blocked_pct = opt_number(row, c_io_blocked);
     sample.procs.push_back(proc);
+  } else if (source == "loop") {
+    RolesWatch& roles = sample.roles;
+    roles.found = true;
+    roles.trainer_pid = req_int(row, c_id);
+    roles.trainer = row[c_name];
+    roles.trainer_cpu_pct = req_number(row, c_cpu_pct);
+    roles.trainers = req_int(row, c_processes);
+    roles.loop.name = row[c_top];
+    roles.loop.cpu_pct = req_number(row, c_top_pct);
+    roles.loop.demand_pct = req_number(row, c_top_demand);
+    roles.loop.run_wait_pct = req_number(row, c_run_wait);
+    roles.loop.io_pct = req_number(row, c_io_blocked);
+    roles.loop.waiting_pct = req_number(row, c_waiting);
+    const auto sleep = opt_number(row, c_sleep);
+    roles.loop.syscalls_read = sleep.has_value();
+    roles.loop.sleep_pct = sleep.value_or(0);
+  } else if (source == "loader") {
+    RolesWatch& roles = sample.roles;
+    roles.workers = req_int(row, c_processes);
+    roles.workers_cpu_pct = req_number(row, c_cpu_pct);
+    roles.workers_saturated = req_int(row, c_busy_processes);
+    roles.workers_demand_pct = req_number(row, c_top_demand);
+    roles.busiest_worker = row[c_top];
+    roles.busiest_worker_demand_pct = req_number(row, c_top_pct);
   } else if (source == "host") {
     sample.host.cpu_pct = opt_number(row, c_cpu_pct);
     sample.host.iowait_pct = opt_number(row, c_iowait);
@@ -258,6 +317,7 @@ std::string format_watch_sample(const WatchSample& sample) {
   for (const auto& gpu : sample.gpus) text += gpu_line(sample, gpu);
   text += job_line(sample);
   for (const auto& proc : sample.procs) text += proc_line(sample, proc);
+  text += role_lines(sample);
   text += host_line(sample);
   for (const auto& disk : sample.disks) text += disk_line(sample, disk);
   return text;
@@ -275,6 +335,10 @@ ParsedWatchCsv parse_watch_csv(const std::string& text) {
       if (line == watch_csv_header()) continue;
       if (line == header_line(std::vector<const char*>(kColumns, kColumns + kColumnsBeforeBlocked))) {
         cells = kColumnsBeforeBlocked;
+        continue;
+      }
+      if (line == header_line(std::vector<const char*>(kColumns, kColumns + kColumnsBeforeRoles))) {
+        cells = kColumnsBeforeRoles;
         continue;
       }
       parsed.errors.push_back("line 1: not the watch.csv header");

@@ -90,6 +90,28 @@ json analysis_json(const WatchAnalysis& a) {
                     {"led", a.sawtooth.led},
                     {"mean_lead_s", r(a.sawtooth.mean_lead_s)}};
   }
+  json roles;  // null: no training process with workers was seen
+  if (a.roles.found) {
+    const RoleStats& ro = a.roles;
+    roles = json{{"found_share", r(ro.found_share, 3)},
+                 {"trainer", ro.trainer},
+                 {"trainers", ro.trainers},
+                 {"trainer_cpu_mean_pct", r(ro.trainer_cpu_mean, 1)},
+                 {"loop",
+                  {{"thread", ro.loop_thread},
+                   {"cpu_mean_pct", r(ro.loop_cpu_mean, 1)},
+                   {"demand_mean_pct", r(ro.loop_demand_mean, 1)},
+                   {"run_wait_mean_pct", r(ro.loop_run_wait_mean, 1)},
+                   {"waiting_mean_pct", r(ro.loop_waiting_mean, 1)},
+                   {"sleep_mean_pct", ro.syscalls_read ? json(r(ro.loop_sleep_mean, 1)) : json()},
+                   {"io_mean_pct", r(ro.loop_io_mean, 1)}}},
+                 {"loader",
+                  {{"workers", ro.workers},
+                   {"cpu_mean_pct", r(ro.workers_cpu_mean, 1)},
+                   {"demand_mean_pct", r(ro.workers_demand_mean, 1)},
+                   {"saturated_share", r(ro.saturated_share, 3)},
+                   {"busiest_worker", ro.busiest_worker}}}};
+  }
   return json{{"samples", a.samples},
               {"steady_samples", a.steady_samples},
               {"span_s", r(a.span_s)},
@@ -115,6 +137,7 @@ json analysis_json(const WatchAnalysis& a) {
                 {"top_blocked_thread", a.job.top_blocked_thread},
                 {"top_blocked_median_pct", r(a.job.top_blocked_median, 1)},
                 {"blocked_how", a.blocked_how}}},
+              {"roles", roles},
               {"host",
                {{"cores", a.host.cores}, {"cpu_median_pct", r(a.host.cpu_median, 1)},
                 {"iowait_median_pct", r(a.host.iowait_median, 1)},

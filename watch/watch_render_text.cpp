@@ -44,6 +44,15 @@ void figures_lines(std::ostringstream& out, const WatchAnalysis& a) {
   if (a.job.io_blocked_mean) {
     out << "; blocked on I/O " << figure(*a.job.io_blocked_mean) << "% of a core (mean; " << a.blocked_how << ")";
   }
+  if (a.roles.found) {
+    // The roles' figures are means (each sample's split rests on a few looks), said so.
+    const RoleStats& r = a.roles;
+    out << "\n  roles (means): training process " << r.trainer << ", its loop " << r.loop_thread << " on a CPU "
+        << figure(r.loop_cpu_mean) << "%, waiting on another process or thread " << figure(r.loop_waiting_mean)
+        << "%, in a timed sleep " << figure(r.loop_sleep_mean) << "%, blocked on I/O " << figure(r.loop_io_mean)
+        << "%; loader " << r.workers << (r.workers == 1 ? " worker" : " workers") << " at "
+        << figure(r.workers_demand_mean) << "% demand each";
+  }
   out << "\n  host: CPU " << figure(a.host.cpu_median) << "% of " << a.host.cores << " cores, iowait "
       << figure(a.host.iowait_median) << "%; others " << figure(a.host.others_cores_median) << " cores";
   if (!a.other_processes.empty()) out << " (" << describe_others(a.other_processes) << ")";

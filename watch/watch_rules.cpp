@@ -10,22 +10,27 @@
 //                                      >= 85% of its measured MB/s (IOPS for reads <= 32 KiB), or
 //                                      unmeasured: %util >= 80 with >= 4 in flight (before contention:
 //                                      a saturated disk bounds the job whoever holds the CPUs)
-//  4  cpu_contention          any      (util < 50% or no GPU), run-queue wait >= 25% of demand    CPU contention, the others named
+//  4  input_loader_bound      any      (util < 50% or no GPU), roles: the loop's main thread waits  input-bound: the loader's workers are saturated
+//                                      on another process >= 50%, its workers (fewer than the cores)
+//                                      at >= 75% demand, the job does not fill every core
+//  5  step_bound              any      (util < 50% or no GPU), roles: the loop's main thread busy   step-bound: the loader idles
+//                                      (or in a timed sleep) >= 80%, its workers' demand < 50%
+//  6  cpu_contention          any      (util < 50% or no GPU), run-queue wait >= 25% of demand    CPU contention, the others named
 //                                      and >= 25% of a core, others use >= 0.5 cores
-//  5  input_cpu_saturated     GPU      util < 50%, host CPU >= 90%, >= 50% of it the job's         input pipeline bound, CPU saturated
-//  6  storage_latency         any      (util < 50% or no GPU), the job reads, its threads blocked  waiting on storage latency
+//  7  input_cpu_saturated     GPU      util < 50%, host CPU >= 90%, >= 50% of it the job's         input pipeline bound, CPU saturated
+//  8  storage_latency         any      (util < 50% or no GPU), the job reads, its threads blocked  waiting on storage latency
 //                                      on I/O >= 40% of the time blocked or on a CPU, the disk not saturated
-//  7  pcie_bound              GPU      util < 50%, PCIe RX >= 80% of measured pinned H2D          host-to-device copies bound
-//  8  busy_not_loaded         GPU      util >= 80%, power < 60% of limit                          busy but not loaded (launch-bound)
-//  9  compute_bound           GPU      util >= 80%, power >= 85% of limit or SwPowerCap >= 50%    compute bound (healthy)
-// 10  gpu_bound               GPU      util >= 80%, power in between                              GPU bound, moderately loaded
-// 11  gpu_waiting             GPU      util < 50%, none of the above                              GPU waiting on something not sampled
-// 12  cpu_single_thread       no GPU   one thread >= 90% demand in >= 60%, <= 1 busy thread       single-threaded CPU bound
-// 13  cpu_all_cores           no GPU   host CPU >= 90% and the job uses >= 50% of it              CPU bound on every core
-// 14  cpu_multi_thread        no GPU   >= 2 busy threads, host CPU < 90%                          CPU bound on N threads
-// 15  periodic_idle           any      idle (GPU <= 5%, CPU <= 10%; partly idle samples by their  periodic work (evaluation, checkpoints)
+//  9  pcie_bound              GPU      util < 50%, PCIe RX >= 80% of measured pinned H2D          host-to-device copies bound
+// 10  busy_not_loaded         GPU      util >= 80%, power < 60% of limit                          busy but not loaded (launch-bound)
+// 11  compute_bound           GPU      util >= 80%, power >= 85% of limit or SwPowerCap >= 50%    compute bound (healthy)
+// 12  gpu_bound               GPU      util >= 80%, power in between                              GPU bound, moderately loaded
+// 13  gpu_waiting             GPU      util < 50%, none of the above                              GPU waiting on something not sampled
+// 14  cpu_single_thread       no GPU   one thread >= 90% demand in >= 60%, <= 1 busy thread       single-threaded CPU bound
+// 15  cpu_all_cores           no GPU   host CPU >= 90% and the job uses >= 50% of it              CPU bound on every core
+// 16  cpu_multi_thread        no GPU   >= 2 busy threads, host CPU < 90%                          CPU bound on N threads
+// 17  periodic_idle           any      idle (GPU <= 5%, CPU <= 10%; partly idle samples by their  periodic work (evaluation, checkpoints)
 //                                      idle share) >= 4 times, regular, >= 5% lost
-// 16  job_idle                no GPU   job CPU < 10% of a core, not blocked on I/O, no busy disk   mostly waiting (sleep, network, locks)
+// 18  job_idle                no GPU   job CPU < 10% of a core, not blocked on I/O, no busy disk   mostly waiting (sleep, network, locks)
 #include "watch/watch_rules.hpp"
 
 #include <algorithm>
@@ -72,6 +77,12 @@ constexpr double kWaitShare = 0.25;        // contention: runnable without a CPU
                                            // the job's threads wanted one ...
 constexpr double kWaitMinPct = 25;         // ... at least this much of a core ...
 constexpr double kOthersMinCores = 0.5;    // ... while other processes used at least this many cores
+constexpr double kLoopWaitingPct = 50;     // roles: the training loop's main thread waits on another process
+                                           // or thread (S, not a timed sleep) this share of the time ...
+constexpr double kLoaderSaturatedPct = 75; // ... while its workers' mean demand is at least this: input-bound
+constexpr double kLoopBusyPct = 80;        // the loop's thread on a CPU, runnable or in a timed sleep (its
+                                           // step) this share of the time ...
+constexpr double kLoaderIdlePct = 50;      // ... while its workers' mean demand is below this: step-bound
 constexpr double kPcieCeilingPct = 80;     // PCIe RX against the measured pinned H2D rate
 constexpr double kGpuIdlePct = 5;          // periodic idle: GPU utilization at or below
 constexpr double kCpuIdlePct = 10;         // periodic idle without GPU: job CPU, % of a core
@@ -133,6 +144,28 @@ std::string host_figure(const WatchAnalysis& a) {
              pct(a.host.iowait_median), "; the job ", pct(a.job.cpu_pct_median), " of one core");
 }
 
+std::string loop_figure(const WatchAnalysis& a) {
+  const RoleStats& r = a.roles;
+  return cat("training loop: the main thread ", r.loop_thread, " of ", r.trainer, ": on a CPU ", pct(r.loop_cpu_mean),
+             ", runnable without a CPU ", pct(r.loop_run_wait_mean), ", waiting on another process or thread ",
+             pct(r.loop_waiting_mean), " (asleep in S: the workers' queue, a pipe, a lock), in a timed sleep ",
+             pct(r.loop_sleep_mean), ", blocked on I/O ", pct(r.loop_io_mean), " of the time (mean of ",
+             std::to_string(a.steady_samples), " steady samples)",
+             r.syscalls_read ? "" : "; its sleeps not told apart (/proc/PID/task/TID/syscall unreadable): all S counted as waiting");
+}
+
+std::string loader_figure(const WatchAnalysis& a) {
+  const RoleStats& r = a.roles;
+  return cat("loader: ", std::to_string(r.workers), r.workers == 1 ? " worker process" : " worker processes", " of ",
+             r.trainer, ", demand ", pct(r.workers_demand_mean), " of a core each on average (on a CPU or runnable), ",
+             share(r.saturated_share), " of them saturated (>= ", limit(kThreadSaturatedPct), "); together ",
+             pct(r.workers_cpu_mean), " of one core",
+             r.busiest_worker.empty() ? "" : cat("; busiest ", r.busiest_worker),
+             r.trainers > 1 ? cat(" (", std::to_string(r.trainers), " processes have workers: the busiest is judged)") : "");
+}
+
+bool loader_keeps_up(const WatchAnalysis& a) { return a.roles.found && a.roles.workers_demand_mean < kLoaderIdlePct; }
+
 std::string disk_figure(const DiskStats& d) {
   return cat(d.name, ": %util median ", pct(d.util_median), ", reads ", figure(d.read_mbs_while_reading, "MB/s"), " at ",
              figure(d.read_iops_while_reading, "IOPS"), " while reading (", share(d.reading_share),
@@ -178,6 +211,7 @@ WatchFinding finding(const char* rule, const char* stage, std::string verdict, s
 void add_gpu_figures(const WatchAnalysis& a, WatchFinding& f) {
   f.figures.push_back(gpu_util_figure(a));
   for (const auto& g : a.gpus) f.figures.push_back(power_figure(g));
+  if (loader_keeps_up(a)) f.figures.push_back(cat("the loader keeps up, the input pipeline is not the bound: ", loader_figure(a)));
 }
 
 // ---- the rules --------------------------------------------------------------------------------
@@ -218,10 +252,15 @@ std::optional<WatchFinding> gpu_straggler_sawtooth(const WatchAnalysis& a) {
   return f;
 }
 
+std::optional<WatchFinding> input_loader_bound(const WatchAnalysis& a);
+std::optional<WatchFinding> step_bound(const WatchAnalysis& a);
+
 std::optional<WatchFinding> input_single_process(const WatchAnalysis& a) {
   if (!gpu_low(a) || !thread_saturated(a) || a.job.busy_processes_median > 1 || a.job.busy_threads_median > 1) {
     return std::nullopt;
   }
+  // A job with loader workers is not the num_workers=0 pattern: the roles say which is bound.
+  if (input_loader_bound(a) || step_bound(a)) return std::nullopt;
   WatchFinding f = finding("input_single_process", "input",
                            "input pipeline bound, single process (the num_workers=0 pattern)",
                            "load and decode in worker processes (DataLoader num_workers > 0, "
@@ -394,6 +433,57 @@ std::optional<WatchFinding> cpu_contention(const WatchAnalysis& a) {
   return f;
 }
 
+// The job itself holds every core: more workers cannot run, and cpu_all_cores or
+// input_cpu_saturated says so.
+bool job_fills_the_cores(const WatchAnalysis& a) {
+  return a.job.cpu_pct_median >= kHostCpuBusyPct * std::max(1, a.host.cores);
+}
+
+std::optional<WatchFinding> input_loader_bound(const WatchAnalysis& a) {
+  const RoleStats& r = a.roles;
+  // With a worker per core already, more cannot help: contention or the all-cores rules speak.
+  if (!r.found || (a.has_gpu && !gpu_low(a)) || r.workers >= a.host.cores || r.loop_waiting_mean < kLoopWaitingPct ||
+      r.workers_demand_mean < kLoaderSaturatedPct || job_fills_the_cores(a)) {
+    return std::nullopt;
+  }
+  const double idle_cores = std::max(0.0, a.host.cores * (1.0 - a.host.cpu_median / 100.0));
+  const bool one = r.workers == 1;
+  WatchFinding f = finding(
+      "input_loader_bound", "input",
+      cat("input-bound: ", one ? "the single loader worker is" : cat("the ", std::to_string(r.workers), " loader workers are"),
+          " saturated and the training loop waits on ", one ? "it" : "them"),
+      cat("raise num_workers (DataLoader) or the pool's processes", idle_cores >= 0.5
+              ? cat(": ", figure(idle_cores), " of ", std::to_string(a.host.cores), " cores are idle")
+              : ": no core is idle now, so free one or make each sample cheaper",
+          "; persistent_workers=True and prefetch_factor 2-4 keep the workers ahead; make each sample cheaper: "
+          "DCT-scaled JPEG decode (decode at 1/2-1/8 size before the crop: Pillow's draft()), lighter augmentations, "
+          "GPU decode (DALI, nvJPEG); pin_memory=True for the copy to the GPU"));
+  if (a.has_gpu) f.figures.push_back(gpu_util_figure(a));
+  f.figures.push_back(loop_figure(a));
+  f.figures.push_back(loader_figure(a));
+  f.figures.push_back(host_figure(a));
+  return f;
+}
+
+std::optional<WatchFinding> step_bound(const WatchAnalysis& a) {
+  const RoleStats& r = a.roles;
+  if (!r.found || (a.has_gpu && !gpu_low(a)) || r.loop_demand_mean + r.loop_sleep_mean < kLoopBusyPct ||
+      r.workers_demand_mean >= kLoaderIdlePct) {
+    return std::nullopt;
+  }
+  WatchFinding f = finding("step_bound", "step",
+                           "step-bound: the training step keeps its thread busy and the loader idles: the input "
+                           "pipeline is not the problem",
+                           "a faster step: the GPU (or mixed precision, torch.compile, a larger batch on it); on the "
+                           "CPU, more intra-op threads (torch.set_num_threads) where cores are idle; profile one step "
+                           "(torch.profiler). More loader workers would not help");
+  if (a.has_gpu) f.figures.push_back(gpu_util_figure(a));
+  f.figures.push_back(loop_figure(a));
+  f.figures.push_back(loader_figure(a));
+  f.figures.push_back(host_figure(a));
+  return f;
+}
+
 std::optional<WatchFinding> pcie_bound(const WatchAnalysis& a) {
   if (!gpu_low(a)) return std::nullopt;
   for (const auto& g : a.gpus) {
@@ -448,7 +538,8 @@ std::optional<WatchFinding> gpu_bound(const WatchAnalysis& a) {
 std::optional<WatchFinding> gpu_waiting(const WatchAnalysis& a) {
   if (!gpu_low(a)) return std::nullopt;
   for (WatchRuleJudge explained :
-       {input_single_process, cpu_contention, input_cpu_saturated, storage_bound, storage_latency, pcie_bound}) {
+       {input_single_process, cpu_contention, input_loader_bound, step_bound, input_cpu_saturated, storage_bound,
+        storage_latency, pcie_bound}) {
     if (explained(a)) return std::nullopt;
   }
   WatchFinding f = finding("gpu_waiting", "gpu",
@@ -463,6 +554,9 @@ std::optional<WatchFinding> gpu_waiting(const WatchAnalysis& a) {
 
 std::optional<WatchFinding> cpu_single_thread(const WatchAnalysis& a) {
   if (a.has_gpu || !thread_saturated(a) || a.job.busy_threads_median > 1) return std::nullopt;
+  // The busy thread is a loader's worker or the training step: the roles say which, and what to
+  // try; "parallelize it" would blur the two (issue 25).
+  if (input_loader_bound(a) || step_bound(a)) return std::nullopt;
   WatchFinding f = finding("cpu_single_thread", "cpu", "single-threaded CPU bound",
                            "the job runs on one core: parallelize it (worker processes, threads) or make that "
                            "thread's work cheaper");
@@ -540,6 +634,18 @@ const std::vector<WatchRule>& watch_rules() {
            "%util >= ", limit(kDiskUtilPct), " with >= ", plain_number(kSaturatedQueue),
            " requests in flight (or with fewer, unless the job's threads wait on single reads)"),
        "storage bound", storage_bound},
+      {"input_loader_bound", "any",
+       cat("GPU util < ", limit(kGpuLowPct), " or no GPU; roles: a training process with worker children, fewer "
+           "than the cores; its main thread waits on another process or thread (S, not a timed sleep) >= ",
+           limit(kLoopWaitingPct), " of the time; its workers' demand >= ", limit(kLoaderSaturatedPct),
+           " of a core on average; the job does not fill every core (>= ", limit(kHostCpuBusyPct),
+           " of each). Before contention: the roles name the bound, contention why the workers are slow"),
+       "input-bound: the loader's workers are saturated and the training loop waits on them", input_loader_bound},
+      {"step_bound", "any",
+       cat("GPU util < ", limit(kGpuLowPct), " or no GPU; roles as above; the main thread on a CPU, runnable or in "
+           "a timed sleep >= ", limit(kLoopBusyPct), " of the time; its workers' demand < ", limit(kLoaderIdlePct),
+           " of a core on average"),
+       "step-bound: the training step is busy, the loader idles (the input pipeline is not the bound)", step_bound},
       {"cpu_contention", "any",
        cat("GPU util < ", limit(kGpuLowPct), " or no GPU; the job's threads runnable without a CPU >= ",
            limit_share(kWaitShare), " of the time they want one and >= ", limit(kWaitMinPct),
@@ -595,6 +701,7 @@ const std::vector<WatchRule>& watch_rules() {
 }
 
 double busy_thread_demand_pct() { return kBusyThreadPct; }
+double saturated_thread_demand_pct() { return kThreadSaturatedPct; }
 
 AnalysisOptions watch_analysis_options() {
   AnalysisOptions options;

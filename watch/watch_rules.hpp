@@ -36,6 +36,8 @@ const std::vector<WatchRule>& watch_rules();
 // The sampling and analysis thresholds that belong to the rules (busy thread, idle level,
 // warm-up, sawtooth shape), so that they too are defined in the one table file.
 double busy_thread_demand_pct();
+// A thread at or above this demand saturates its core (a worker of the loader, the busiest thread).
+double saturated_thread_demand_pct();
 AnalysisOptions watch_analysis_options();
 
 struct WatchVerdict {

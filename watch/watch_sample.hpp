@@ -33,6 +33,23 @@ struct GpuWatch {
 // waiting for block I/O, from the kernel's delay accounting (delayacct_blkio_ticks, field 42 of
 // /proc/PID/task/TID/stat) where it is on, else from the thread's state (D, uninterruptible
 // sleep) looked at >= 10 times a second between samples.
+// One thread's interval: where its time went, % of the interval. Off a CPU, its looks split the
+// time (see ProcessTreeSampler): D is I/O; S in a timed sleep (nanosleep, clock_nanosleep) is a
+// pause the thread chose; S in wait4/waitid or a signal wait (sigsuspend) is a launcher waiting
+// for its child to end; any
+// other S is waiting on another thread or process (a queue, a pipe, a socket, a lock).
+struct ThreadTime {
+  std::string name;  // "comm:tid"
+  double cpu_pct = 0;
+  double demand_pct = 0;    // on a CPU or runnable
+  double run_wait_pct = 0;  // runnable without a CPU
+  double io_pct = 0;        // D
+  double waiting_pct = 0;   // S, not a timed sleep, not reaping a child
+  double sleep_pct = 0;     // S in a timed sleep
+  double reaping_pct = 0;   // S in wait4/waitid/rt_sigsuspend/rt_sigtimedwait/pause
+  bool syscalls_read = false;  // /proc/.../syscall was readable: the S time is split; else all is waiting
+};
+
 struct ProcWatch {
   int pid = 0;
   std::string comm;  // sanitized: no ',', '|', quotes or control characters
@@ -46,6 +63,28 @@ struct ProcWatch {
   std::optional<double> read_mbs;  // /proc/PID/io read_bytes rate (needs ptrace access)
   double run_wait_pct = 0;                 // summed over its threads, % of one core
   std::optional<double> io_blocked_pct;    // summed over its threads, % of one core
+  ThreadTime main_thread;                  // the thread whose tid is the pid (Python's, most programs' loop)
+  int ppid = 0;                            // its parent: the tree's shape, for the roles
+};
+
+// The roles in a job, from its process tree: a training process (the loop) and its worker
+// children (the loader: DataLoader workers, a multiprocessing pool, any program's forked
+// workers). The training process is the one whose children include processes without children
+// of their own (workers), not a launcher waiting for its child to end (a shell in wait4); of
+// several (torchrun's ranks), the one that with its workers used the most CPU.
+struct RolesWatch {
+  bool found = false;
+  int trainer_pid = 0;
+  std::string trainer;  // "python3:4242"
+  int trainers = 0;     // processes with workers
+  double trainer_cpu_pct = 0;  // all its threads, % of one core
+  ThreadTime loop;             // its main thread
+  int workers = 0;
+  double workers_cpu_pct = 0;     // summed, % of one core
+  double workers_demand_pct = 0;  // mean over the workers of each one's busiest thread's demand
+  int workers_saturated = 0;      // workers whose busiest thread's demand is >= 90% of a core
+  std::string busiest_worker;     // its busiest thread, "comm:tid"
+  double busiest_worker_demand_pct = 0;
 };
 
 // The whole process tree: root and every descendant.
@@ -91,6 +130,7 @@ struct WatchSample {
   std::vector<GpuWatch> gpus;
   JobWatch job;
   std::vector<ProcWatch> procs;
+  RolesWatch roles;
   HostWatch host;
   std::vector<DiskWatch> disks;
 };

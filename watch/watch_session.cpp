@@ -30,6 +30,7 @@
 #include "watch/disk_stats.hpp"
 #include "watch/gpu_watch_sampler.hpp"
 #include "watch/job_devices.hpp"
+#include "watch/job_roles.hpp"
 #include "watch/other_processes.hpp"
 #include "watch/watch_csv.hpp"
 #include "watch/watch_live.hpp"
@@ -157,6 +158,7 @@ WatchSample take_sample(Samplers& s, Clock::time_point start, bool& root_alive) 
   s.devices.scan(s.tick % kRescanEvery == 0 ? tree.pids : new_pids, true);
   ++s.tick;
   sample.job = tree.job;
+  sample.roles = job_roles(tree.procs, saturated_thread_demand_pct());
   sample.procs = std::move(tree.procs);
   sample.gpus = s.gpus.sample(tree.pids);
   sample.host = s.cpu.sample();
@@ -348,6 +350,24 @@ void describe_devices(const Samplers& samplers, WatchReport& report) {
   }
 }
 
+// Shared memory open in the job (/dev/shm, memfds) is data handed between its processes: with
+// loader workers, their batches on the way to the training process. Never "files on tmpfs".
+void describe_shared_memory(const JobDeviceFinder& devices, bool has_workers, WatchReport& report) {
+  const auto& holders = devices.shared_memory_pids();
+  if (holders.empty()) return;
+  const std::string files = std::to_string(devices.shared_memory_files()) + " file(s) open in /dev/shm or memfds, in " +
+                            std::to_string(holders.size()) + " of the job's processes";
+  if (has_workers) {
+    report.notes.push_back("the loader's workers hand their batches to the training process through shared memory (" +
+                           files + "): memory passed between processes, not files the job reads");
+  } else if (holders.size() > 1) {
+    report.notes.push_back("the job's processes hand data to each other through shared memory (" + files +
+                           "): memory passed between processes, not files the job reads");
+  } else {
+    report.notes.push_back("the job holds shared memory (" + files + "): memory, not files the job reads");
+  }
+}
+
 void write_json(const WatchOutcome& outcome) {
   write_file_atomically(outcome.json_path, json_text(watch_report_json(outcome.report)) + "\n");
 }
@@ -516,6 +536,7 @@ void finish_report(Samplers& samplers, const Loop& loop, WatchOutcome& outcome) 
   a.other_processes = samplers.others.top(8);
   a.usage = loop.job.usage;
   report.verdict = judge_watch(a);
+  describe_shared_memory(samplers.devices, a.roles.found, report);
   report.top_threads = samplers.tree.top_threads(20);
   report.processes = samplers.tree.processes();
   if (!outcome.samples.empty()) {
