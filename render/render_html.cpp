@@ -290,9 +290,9 @@ void render_repetitions(std::ostringstream& out, const Report& report) {
     }
   }
   if (rows.str().empty()) return;
-  out << "<details id=\"repetitions\"><summary>Repetitions: why each figure stopped</summary>\n<table><tr><th>what</th>"
+  out << "\n<details id=\"repetitions\"><summary>Repetitions: why each figure stopped</summary>\n<table><tr><th>what</th>"
          "<th class=\"num\">repetitions</th><th>why it stopped</th></tr>\n"
-      << rows.str() << "</table></details>\n";
+      << rows.str() << "</table></details>";
 }
 
 void render_probes(std::ostringstream& out, const Report& report) {
@@ -309,7 +309,7 @@ void render_probes(std::ostringstream& out, const Report& report) {
     for (const auto& error : p.case_errors) out << "<br>case error: " << h(error);
     out << "</td></tr>\n";
   }
-  out << "</table>\n";
+  out << "</table>";
   render_repetitions(out, report);
   out << "</section>\n";
 }
