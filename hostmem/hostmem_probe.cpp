@@ -77,58 +77,65 @@ std::uint64_t sum_words(const std::uint64_t* words, std::size_t count) {
 struct ThreadBuffers {
   Buffer source, target;
   std::uint64_t seed = 0;
-  unsigned char fill = 0;
+  bool source_counts = false;  // the source holds its counting words (what read verifies)
+  unsigned char fill = 0;      // the byte the last write pass stored
 };
 
 std::size_t physical_memory_bytes();
 
-// The buffers of the operation now running (its 1-thread and all-core cases, which the rounds
-// interleave), kept across Google Benchmark's calls (its iteration estimate calls a case two or
-// three times a repetition): allocating and touching a GiB on every call took longer than the
-// timed loop. Another operation frees them first, and so does a case whose buffers would take
-// the held bytes past half the memory. Each thread allocates and touches its own (NUMA first
-// touch).
-class CaseBuffers {
+// Each thread count's buffers, kept across Google Benchmark's calls (its iteration estimate
+// calls a case two or three times a repetition) and across operations, which share them: every
+// operation of one thread count works on slices of the same size. Allocating and touching
+// them again for each call took longer than the timed loop, and each operation's own took 5 s
+// of page faults in a quick run. A thread count whose buffers would take the held bytes past
+// half the memory frees the others first. Each thread allocates and touches its own (NUMA
+// first touch).
+class HeldBuffers {
  public:
-  ThreadBuffers* for_thread(const std::string& op, int threads, int thread, std::size_t case_bytes) {
+  ThreadBuffers* for_thread(int threads, int thread, std::size_t thread_count_bytes) {
     std::lock_guard<std::mutex> lock(mutex_);
-    const std::string key = op + "/" + std::to_string(threads);
-    if (op != op_) {
-      cases_.clear();
-      held_bytes_ = 0;
-      op_ = op;
-    }
-    auto it = cases_.find(key);
-    if (it == cases_.end()) {
-      if (held_bytes_ + case_bytes > physical_memory_bytes() / 2) {
-        cases_.clear();
+    auto it = by_threads_.find(threads);
+    if (it == by_threads_.end()) {
+      if (held_bytes_ + thread_count_bytes > physical_memory_bytes() / 2) {
+        by_threads_.clear();
         held_bytes_ = 0;
       }
-      it = cases_.emplace(key, std::vector<ThreadBuffers>(static_cast<std::size_t>(threads))).first;
-      held_bytes_ += case_bytes;
+      it = by_threads_.emplace(threads, std::vector<ThreadBuffers>(static_cast<std::size_t>(threads))).first;
+      held_bytes_ += thread_count_bytes;
     }
     return &it->second[static_cast<std::size_t>(thread)];
   }
 
  private:
   std::mutex mutex_;
-  std::string op_;
-  std::map<std::string, std::vector<ThreadBuffers>> cases_;
+  std::map<int, std::vector<ThreadBuffers>> by_threads_;
   std::size_t held_bytes_ = 0;
 };
-CaseBuffers g_case_buffers;
+HeldBuffers g_held_buffers;
+
+// This thread's buffers, ready for `op`: allocated on first use, the source refilled with its
+// counting words after a write pass overwrote them. False when memory ran out.
+bool ready_buffers(ThreadBuffers& mine, const Operation& op, std::size_t slice, int thread_index) {
+  if (!mine.source) {
+    mine.seed = 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(thread_index + 1);
+    mine.source = make_buffer(slice, mine.seed);
+    mine.source_counts = true;
+  }
+  if (op.arrays == 2 && !mine.target) mine.target = make_buffer(slice, 0);
+  if (!mine.source || (op.arrays == 2 && !mine.target)) return false;
+  if (std::string(op.name) == "read" && !mine.source_counts) {
+    fill_counting_words(mine.source.get(), slice / 8, mine.seed);
+    mine.source_counts = true;
+  }
+  if (std::string(op.name) == "write") mine.source_counts = false;
+  return true;
+}
 
 void run_operation(benchmark::State& state, const Operation& op, std::size_t total_bytes) {
   const auto threads = static_cast<std::size_t>(state.threads());
   const std::size_t slice = std::max<std::size_t>(total_bytes / threads / 64 * 64, 64);
-  ThreadBuffers& mine =
-      *g_case_buffers.for_thread(op.name, state.threads(), state.thread_index(), slice * threads * op.arrays);
-  if (!mine.source) {
-    mine.seed = 0x9e3779b97f4a7c15ULL * (state.thread_index() + 1);
-    mine.source = make_buffer(slice, mine.seed);
-    if (op.arrays == 2) mine.target = make_buffer(slice, 0);
-  }
-  if (!mine.source || (op.arrays == 2 && !mine.target)) {
+  ThreadBuffers& mine = *g_held_buffers.for_thread(state.threads(), state.thread_index(), slice * threads * 2);
+  if (!ready_buffers(mine, op, slice, state.thread_index())) {
     state.SkipWithError("aligned_alloc failed: not enough host memory for the buffer");
     return;
   }

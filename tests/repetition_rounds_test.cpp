@@ -188,3 +188,24 @@ TEST(RepetitionRounds, ADecidedVerdictStopsTheFigureAndItsReference) {
 
 }  // namespace
 }  // namespace pipecheck
+
+namespace pipecheck {
+namespace {
+
+// The operations share each thread count's buffers: a write pass fills the source with one byte,
+// so a read after it must find its counting words refilled (its check reads every word). Two
+// rounds put a read after a write whatever the order inside each round.
+TEST(RepetitionRounds, AReadAfterAWriteOnSharedBuffersStillVerifies) {
+  if (!fs::exists(kProbe)) GTEST_SKIP() << "pipecheck-hostmem not built";
+  Scratch scratch;
+  const Ran ran = run_hostmem(scratch, {"--benchmark_filter=hostmem/(read|write)", "--pipecheck_repetitions=3"});
+  ASSERT_TRUE(ran.process.ok()) << ran.process.describe() << "\n" << ran.err;
+  const ParsedBenchmarks parsed = parse_benchmark_json(ran.out, "hostmem");
+  EXPECT_TRUE(parsed.wrong_results.empty()) << parsed.wrong_results.front();
+  EXPECT_TRUE(parsed.case_errors.empty());
+  EXPECT_EQ(parsed.measurements.size(), 4u);
+  for (const auto& m : parsed.measurements) EXPECT_EQ(m.params.at("verified"), "yes") << m.key;
+}
+
+}  // namespace
+}  // namespace pipecheck
