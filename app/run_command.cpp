@@ -188,7 +188,10 @@ ProbeOutcome run_one_probe(const ProbeEntry& probe, const RunOptions& options, c
   }
   ProcessSpec spec;
   spec.argv = {(probe_dir / probe.executable).string()};
-  for (const auto& arg : probe_arguments(options.mode, verdicts)) spec.argv.push_back(arg);
+  const StageSpec* stage = find_stage(probe.stage);
+  for (const auto& arg : probe_arguments(options.mode, verdicts, stage != nullptr && stage->runs_on_gpu)) {
+    spec.argv.push_back(arg);
+  }
   for (const auto& arg : stage_arguments(probe.stage, options, folder)) spec.argv.push_back(arg);
   spec.stdout_path = folder / (probe.stage + ".stdout");
   spec.stderr_path = folder / (probe.stage + ".log");
@@ -314,7 +317,7 @@ const char* mode_name_of(ProbeMode mode) {
   }
 }
 
-std::vector<std::string> probe_arguments(ProbeMode mode, const std::optional<VerdictInputs>& verdicts) {
+std::vector<std::string> probe_arguments(ProbeMode mode, const std::optional<VerdictInputs>& verdicts, bool steady) {
   // The minimum time keeps each repetition long enough to swamp timer and warm-up noise.
   std::vector<std::string> args;
   if (mode == ProbeMode::full) {
@@ -336,9 +339,11 @@ std::vector<std::string> probe_arguments(ProbeMode mode, const std::optional<Ver
   // quick holds figures without a threshold to nothing but the minimum count, standard to the
   // 3% change compare counts.
   if (mode == ProbeMode::quick) {
+    // One stray repetition keeps [min, max] across a threshold until the 9th (the interval then
+    // leaves out the extremes): 2.5 s a case lets a CPU stage's case reach it; 1 s a GPU's.
     args = {"--benchmark_format=json", "--benchmark_min_time=0.05", "--pipecheck_quick",
             "--pipecheck_min_repetitions=5", "--pipecheck_max_repetitions=30",
-            "--pipecheck_target_noise=none", "--pipecheck_case_seconds=1"};
+            "--pipecheck_target_noise=none", steady ? "--pipecheck_case_seconds=1" : "--pipecheck_case_seconds=2.5"};
   } else {
     args = {"--benchmark_format=json", "--benchmark_min_time=0.1",
             "--pipecheck_min_repetitions=5", "--pipecheck_max_repetitions=100",

@@ -66,8 +66,11 @@ std::vector<ProbeEntry> select_probes(const RunOptions& options, const std::vect
 // Google Benchmark flags for a mode (repetitions, minimum time) plus pipecheck's own. With
 // `verdicts`, quick and standard runs stop each judged figure once its verdict is decided;
 // without (a --baseline run, where the spread matters, and --full), every figure is repeated to
-// the noise a baseline compare needs (2%) or its time cap.
-std::vector<std::string> probe_arguments(ProbeMode mode, const std::optional<VerdictInputs>& verdicts = std::nullopt);
+// the noise a baseline compare needs (2%) or its time cap. `steady`: the stage's figures are a
+// GPU's (kernels and copies repeat to within a percent), so a quick run caps an undecided
+// verdict sooner than on CPU stages, whose shared cores let one repetition in five stray.
+std::vector<std::string> probe_arguments(ProbeMode mode, const std::optional<VerdictInputs>& verdicts = std::nullopt,
+                                         bool steady = false);
 int default_timeout_seconds(ProbeMode mode);
 const char* mode_name_of(ProbeMode mode);
 

@@ -33,11 +33,12 @@ struct ModeRule {
   double repetition_seconds = 0;
 };
 
-ModeRule mode_rule(ProbeMode mode, bool verdicts) {
+ModeRule mode_rule(ProbeMode mode, bool verdicts, bool steady) {
   ProbeOptions options;
   options.mode = mode;
   double min_time = 0.5;  // Google Benchmark's default
-  const auto args = probe_arguments(mode, verdicts ? std::optional(VerdictInputs{"inventory.json", ""}) : std::nullopt);
+  const auto args =
+      probe_arguments(mode, verdicts ? std::optional(VerdictInputs{"inventory.json", ""}) : std::nullopt, steady);
   for (const auto& arg : args) {
     const auto eq = arg.find('=');
     if (arg.rfind("--benchmark_min_time=", 0) == 0) min_time = std::stod(arg.substr(eq + 1));
@@ -139,8 +140,14 @@ RunPlan plan_run(const RunOptions& options, const std::vector<ProbeEntry>& catal
   RunPlan plan;
   plan.mode = mode_name_of(options.mode);
   const bool verdicts = options.baseline.empty();
-  const ModeRule rule = mode_rule(options.mode, verdicts);
-  plan.rule = rule.policy.describe() + "; a repetition at least " + seconds_text(rule.repetition_seconds);
+  const ModeRule cpu_rule = mode_rule(options.mode, verdicts, false);
+  const ModeRule gpu_rule = mode_rule(options.mode, verdicts, true);
+  plan.rule = cpu_rule.policy.describe() + "; a repetition at least " + seconds_text(cpu_rule.repetition_seconds);
+  if (gpu_rule.policy.case_seconds != cpu_rule.policy.case_seconds) {
+    char gpu_cap[96];
+    std::snprintf(gpu_cap, sizeof gpu_cap, " (GPU stages: at most %g s a case)", gpu_rule.policy.case_seconds);
+    plan.rule += gpu_cap;
+  }
   std::optional<Inventory> inventory;
   if (!planned_inventory.empty()) inventory = read_planned_inventory(planned_inventory);
   const fs::path probe_dir = options.probe_dir.empty() ? executable_dir() : options.probe_dir;
@@ -162,6 +169,7 @@ RunPlan plan_run(const RunOptions& options, const std::vector<ProbeEntry>& catal
       list_cases(stage, options, probe_dir, probe.needs_cuda);
     }
     stage.groups = group_count(stage.cases);
+    const ModeRule& rule = spec != nullptr && spec->runs_on_gpu ? gpu_rule : cpu_rule;
     stage.time = plan_case_time(stage.cases, rule.policy, rule.repetition_seconds, fixed);
     stage.time.at_least += stage.setup_seconds;
     stage.time.at_most += stage.setup_seconds;

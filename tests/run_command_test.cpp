@@ -447,6 +447,9 @@ TEST(ProbeArguments, VerdictsDecideUnlessABaselineOrFull) {
   }
   EXPECT_TRUE(has(probe_arguments(ProbeMode::standard), "--pipecheck_target_noise=2"));
   EXPECT_TRUE(has(probe_arguments(ProbeMode::quick, verdicts), "--pipecheck_target_noise=none"));
+  // Quick caps an undecided verdict at 2.5 s a case on CPU stages, 1 s on the GPU's steady ones.
+  EXPECT_TRUE(has(probe_arguments(ProbeMode::quick, verdicts), "--pipecheck_case_seconds=2.5"));
+  EXPECT_TRUE(has(probe_arguments(ProbeMode::quick, verdicts, true), "--pipecheck_case_seconds=1"));
   const auto full = probe_arguments(ProbeMode::full, verdicts);
   EXPECT_FALSE(has(full, "--pipecheck_verdict_inventory=/r/run/inventory.json"));
   EXPECT_TRUE(has(full, "--pipecheck_target_noise=2"));
