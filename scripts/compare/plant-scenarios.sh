@@ -77,7 +77,11 @@ run_once() {
   local out="$work/watch-${name//#/-}"
   local load_before; load_before=$(cut -d' ' -f1-3 /proc/loadavg)
   local err="$work/${name//#/-}.err"
-  "$pipecheck" watch --quiet --no-gpu --no-baseline --out "$out" -- "$@" 2>"$err" || true
+  # watch passes the planted job's own exit code through (a job ended by a signal, on purpose),
+  # so its code says nothing; a watch that wrote no watch.json into this round's own folder did
+  # not run, and the round stops.
+  "$pipecheck" watch --quiet --no-gpu --no-baseline --out "$out" -- "$@" 2>"$err" || :
+  [[ -s "$out/watch.json" ]] || { echo "plant-scenarios: $name: no watch.json: $(tail -1 "$err")" >&2; exit 3; }
   if [[ -n "$keep" ]]; then mkdir -p "$keep" && cp -r "$out" "$err" "$keep/"; fi
   local truth; truth=$(grep -h '^truth:' "$err" | head -1 | sed 's/^truth: //' || true)
   local summary
