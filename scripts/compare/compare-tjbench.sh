@@ -19,7 +19,7 @@ seconds=${SECONDS_PER_RUN:-5}
 fast=${FAST:-0}
 
 [[ -x "$probe" ]] || { echo "compare-tjbench: $probe not found (build first, or pass BIN_DIR)" >&2; exit 2; }
-tjbench=$(command -v tjbench || true)
+tjbench=$(command -v tjbench) || tjbench=""  # a lookup, not a measurement: missing is said below
 [[ -n "$tjbench" ]] || { echo "compare-tjbench: tjbench not found (apt-get install libjpeg-turbo-progs)" >&2; exit 2; }
 
 work=$(mktemp -d)
