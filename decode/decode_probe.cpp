@@ -36,6 +36,7 @@
 #include "decode/jpeg_nvjpeg.hpp"
 #include "decode/jpeg_scaling.hpp"
 #include "decode/loader_transform.hpp"
+#include "decode/loader_interpreter.hpp"
 #include "decode/pillow_decode.hpp"
 
 namespace pipecheck {
@@ -69,7 +70,7 @@ constexpr const char* kResizeFilter =
 // The loader's per-sample path in words, for the label and the budget's derivation.
 std::string transform_words(const LoaderTransform& t) {
   const std::string size = std::to_string(t.width) + "x" + std::to_string(t.height);
-  std::string text = "pil_loader convert copy, ";
+  std::string text = "in Pillow's four-byte pixels: pil_loader's read and convert copy, ";
   if (t.crop == CropMode::random_resized) text += "RandomResizedCrop(" + size + ") + RandomHorizontalFlip";
   if (t.crop == CropMode::center) text += "Resize(" + std::to_string(center_resize_side(t)) + ") + CenterCrop(" + size + ")";
   if (t.crop == CropMode::none) text += "Resize((" + size + "))";
@@ -131,7 +132,8 @@ bool is_loader(const DecodeOp& op) { return op.kind == OpKind::loader || op.kind
 // What one thread holds, as a loader worker does: its decoder, buffers and random draws.
 struct Worker {
   JpegDecoder decoder;
-  RgbImage decoded;
+  RgbImage decoded;           // the decode cases' output
+  PillowImage pillow_decoded; // the loader's decode, in Pillow's storage
   LoaderBuffers loader;
   LoaderRandom random;
   SamplePlan plan;      // the last sample's draws, in the full image's pixels
@@ -148,13 +150,16 @@ DecodeResult apply_op(Worker& w, const JpegImage& image, const DecodeOp& op, con
     w.plan = fixed ? *fixed : plan_sample(image.header.width, image.header.height, t, w.random);
     w.scale = op.kind == OpKind::loader_dct ? loader_dct_scale(w.plan, image.header.width, image.header.height, t) : JpegScale{1, 1};
   }
-  // The loader's path decodes as Pillow does (a row at a time, into a new image); the decode
-  // cases through TurboJPEG's whole-image call, as tjbench and DALI's CPU path do.
-  DecodeResult result = is_loader(op) ? pillow_decode(image.bytes.data(), image.bytes.size(), w.scale, w.decoded, config.flags)
-                                      : w.decoder.decode(image.bytes.data(), image.bytes.size(), w.scale, w.decoded, config.flags);
-  if (result.ok && is_loader(op)) {
-    const SamplePlan plan = scaled_plan(w.plan, image.header.width, image.header.height, w.decoded.width, w.decoded.height);
-    apply_loader_transform(w.decoded, plan, t, w.loader);
+  // The decode cases through TurboJPEG's whole-image call, as tjbench and DALI's CPU path do.
+  if (!is_loader(op)) return w.decoder.decode(image.bytes.data(), image.bytes.size(), w.scale, w.decoded, config.flags);
+  // The loader reads the file (Python's read() copies its bytes) and decodes as Pillow does: a
+  // row at a time, into a new image in Pillow's storage.
+  const std::vector<unsigned char> file(image.bytes);
+  DecodeResult result = pillow_decode(file.data(), file.size(), w.scale, w.pillow_decoded, config.flags);
+  if (result.ok) {
+    const SamplePlan plan = scaled_plan(w.plan, image.header.width, image.header.height, w.pillow_decoded.width(),
+                                        w.pillow_decoded.height());
+    apply_loader_transform(w.pillow_decoded, plan, t, w.loader);
   }
   return result;
 }
@@ -189,7 +194,7 @@ Verification verify_op(const DecodeOp& op, const ImageSet& set, const ProbeConfi
   bool scaled = false;
   if (is_loader(op)) {
     LoaderBuffers buffers;
-    apply_loader_transform(full, worker.plan, config.transform, buffers);
+    apply_loader_transform(pillow_from_rgb(full), worker.plan, config.transform, buffers);
     reference = final_image(buffers, config.transform);
     scaled = worker.scale.num != worker.scale.denom;
     if (const std::string wrong = tensor_check(worker, config); !wrong.empty()) return {false, "tensor: " + wrong};
@@ -560,6 +565,63 @@ void register_handover_case() {
   benchmark::RegisterBenchmark("decode/handover", run_handover_case)->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 
+// The training job's interpreter per sample (decode/loader_interpreter.hpp): one Python process
+// for the probe's life, started by the case's first call; each iteration a batch, timed by the
+// CPU time of the interpreter's main thread.
+struct InterpreterCase {
+  std::string python;  // "" when --python is none or auto found none
+  std::unique_ptr<LoaderInterpreter> process;
+  std::string error;   // why it could not start; the case skips with it
+};
+InterpreterCase& interpreter_case() {
+  static InterpreterCase c;
+  return c;
+}
+
+void run_interpreter_case(benchmark::State& state) {
+  InterpreterCase& c = interpreter_case();
+  const ProbeConfig& config = g_data->config;
+  if (!c.process && c.error.empty()) {
+    try {
+      c.process = std::make_unique<LoaderInterpreter>(c.python, config.transform, config.batch);
+    } catch (const std::exception& error) {
+      c.error = error.what();
+    }
+  }
+  if (!c.process) {
+    state.SkipWithError(c.error.c_str());
+    return;
+  }
+  double samples = 0;
+  try {
+    for (auto _ : state) {
+      const LoaderInterpreter::Round round = c.process->run(config.batch);
+      state.SetIterationTime(std::max(round.cpu_seconds, 1e-9));
+      samples += round.samples;
+    }
+  } catch (const std::exception& error) {
+    state.SkipWithError(error.what());
+    return;
+  }
+  state.counters["images_per_second"] = benchmark::Counter(samples, benchmark::Counter::kIsRate);
+  auto label = config.corpus_label;
+  label["what"] = "the training job's interpreter per sample: " + c.process->versions() +
+                  ", DataLoader(num_workers=0, batch " + std::to_string(config.batch) + ") and " +
+                  transform_words(config.transform) + " on 16x16 JPEGs, where pixel work is near nothing: " +
+                  "its main thread's CPU time";
+  label["op"] = "interpreter";
+  label["set"] = "all";
+  label["threads"] = "1";
+  label["python"] = c.process->python();
+  label["versions"] = c.process->versions();
+  state.SetLabel(encode_label(label));
+}
+
+void register_interpreter_case(const std::string& python) {
+  interpreter_case().python = python;
+  benchmark::RegisterBenchmark("decode/interpreter", run_interpreter_case)->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
 // The GPU decode case (nvJPEG, batched, one GPU). Built lazily by its first run, so a run
 // filtered to the CPU cases never touches the GPU.
 struct GpuDecodeCase {
@@ -730,6 +792,11 @@ const std::vector<ProbeFlag> kFlags = {
     {"workers", "N", "the loader's worker count: measured beside the thread counts", whole_number(1, 4096)},
     {"decode", "accurate|fast", "libjpeg-turbo DCT and upsampling (default accurate)", one_of({"accurate", "fast"})},
     {"save-corpus", "DIR", "also write the generated JPEGs there (to decode the same bytes with tjbench)", some_text()},
+    {"python", "PATH|auto|none", "the training job's python: its per-sample interpreter time is measured on tiny JPEGs "
+     "(auto: python3 on PATH when it has torch and torchvision; default none)",
+     parsed_by([](const std::string& text) {
+       if (text != "auto" && text != "none") choose_loader_python(text);
+     })},
     {"gpu", "N", "CUDA device of the nvJPEG case (default 0)", whole_number(0, 1023)},
     {"gpu-batch", "N", "images per nvJPEG batch (default 64)", whole_number(1, 4096)},
 };
@@ -780,6 +847,9 @@ std::string register_cases(const ProbeOptions& options) {
   build_sets(data);
   register_benchmarks(data, thread_counts);
   register_handover_case();
+  if (const std::string python = choose_loader_python(options.last("python") ? *options.last("python") : "none"); !python.empty()) {
+    register_interpreter_case(python);
+  }
   register_gpu_case(data, options);
   return "";
 }
@@ -796,5 +866,6 @@ int main(int argc, char** argv) {
   const int code = pipecheck::run_probe_main(argc, argv, pipecheck::stage_name::decode, "pipecheck-decode",
                                              pipecheck::register_cases, pipecheck::kFlags, pipecheck::check_inputs);
   pipecheck::gpu_case().release();  // the benchmarks have ended: nvJPEG and CUDA objects go now
+  pipecheck::interpreter_case().process.reset();  // its python ends, its folder goes
   return code;
 }

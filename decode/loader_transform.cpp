@@ -130,88 +130,82 @@ JpegScale loader_dct_scale(const SamplePlan& plan, int width, int height, const 
   return box_scale;
 }
 
-namespace {
+const RgbImage& final_image(const LoaderBuffers& buffers, const LoaderTransform&) { return buffers.packed; }
 
-void copy_region(const unsigned char* source, int source_width, const CropBox& box, RgbImage& out) {
-  out.width = box.width;
-  out.height = box.height;
-  // A fresh image each sample, as Image.crop makes one.
-  out.pixels = std::vector<unsigned char>(static_cast<std::size_t>(box.width) * box.height * 3);
-  for (int y = 0; y < box.height; ++y) {
-    std::memcpy(&out.pixels[static_cast<std::size_t>(y) * box.width * 3],
-                source + (static_cast<std::size_t>(box.top + y) * source_width + box.left) * 3,
-                static_cast<std::size_t>(box.width) * 3);
+void apply_loader_transform(const PillowImage& decoded, const SamplePlan& plan, const LoaderTransform& t,
+                            LoaderBuffers& buffers) {
+  // pil_loader's img.convert("RGB"): a new image, a copy for RGB.
+  buffers.converted = pillow_convert_rgb(decoded);
+  const PillowImage* last = &buffers.converted;
+  if (t.crop == CropMode::random_resized) {
+    // F.resized_crop: Image.crop, then Image.resize; RandomHorizontalFlip's transpose.
+    buffers.crop = pillow_crop(buffers.converted, plan.box);
+    buffers.resized = pillow_resize_bilinear(buffers.crop, t.width, t.height);
+    last = &buffers.resized;
+    if (plan.flip) {
+      buffers.flipped = pillow_flip_left_right(buffers.resized);
+      last = &buffers.flipped;
+    }
+  } else if (t.crop == CropMode::center) {
+    // Resize(int) returns the image itself when its shorter side is already the size.
+    const bool same = plan.resized_width == last->width() && plan.resized_height == last->height();
+    if (!same) {
+      buffers.resized = pillow_resize_bilinear(buffers.converted, plan.resized_width, plan.resized_height);
+      last = &buffers.resized;
+    }
+    const int top = python_round((plan.resized_height - t.height) / 2.0);
+    const int left = python_round((plan.resized_width - t.width) / 2.0);
+    buffers.cropped = pillow_crop(*last, {left, top, t.width, t.height});
+    last = &buffers.cropped;
+  } else {
+    buffers.resized = pillow_resize_bilinear(buffers.converted, t.width, t.height);
+    last = &buffers.resized;
+  }
+  buffers.packed = pillow_to_rgb(*last);  // ToTensor's np.array(pic) reads pic.tobytes()
+  if (t.tensor == TensorKind::float32) {
+    to_float_tensor(buffers.packed, buffers.tensor_float);
+  } else {
+    to_uint8_tensor(buffers.packed, buffers.tensor_uint8);
   }
 }
 
-void flip_rows(RgbImage& image) {
-  for (int y = 0; y < image.height; ++y) {
-    unsigned char* row = &image.pixels[static_cast<std::size_t>(y) * image.width * 3];
-    for (int a = 0, b = image.width - 1; a < b; ++a, --b) {
-      for (int c = 0; c < 3; ++c) std::swap(row[a * 3 + c], row[b * 3 + c]);
-    }
+namespace {
+
+// permute((2, 0, 1)).contiguous(): channel planes from interleaved pixels, a new tensor.
+template <typename T>
+std::vector<T> channel_planes(const std::vector<unsigned char>& interleaved, std::size_t plane) {
+  std::vector<T> planes(plane * 3);
+  for (int c = 0; c < 3; ++c) {
+    T* dst = planes.data() + c * plane;
+    for (std::size_t i = 0; i < plane; ++i) dst[i] = static_cast<T>(interleaved[i * 3 + c]);
   }
+  return planes;
 }
 
 }  // namespace
 
-const RgbImage& final_image(const LoaderBuffers& buffers, const LoaderTransform& t) {
-  return t.crop == CropMode::center ? buffers.cropped : buffers.resized;
-}
-
-void apply_loader_transform(const RgbImage& decoded, const SamplePlan& plan, const LoaderTransform& t,
-                            LoaderBuffers& buffers) {
-  // pil_loader's img.convert("RGB") on an RGB image is img.copy(): a new image of the decode.
-  buffers.converted = std::vector<unsigned char>(decoded.pixels.begin(), decoded.pixels.end());
-  RgbImage source;  // a view of the converted copy, by moving the storage in and out
-  source.width = decoded.width;
-  source.height = decoded.height;
-  source.pixels = std::move(buffers.converted);
-  if (t.crop == CropMode::random_resized) {
-    copy_region(source.pixels.data(), source.width, plan.box, buffers.crop);  // Image.crop
-    resize_rgb(buffers.crop, t.width, t.height, buffers.resized, buffers.scratch);
-    if (plan.flip) flip_rows(buffers.resized);
-  } else if (t.crop == CropMode::center) {
-    if (plan.resized_width == source.width && plan.resized_height == source.height) {
-      buffers.resized = source;  // Resize returns the image itself when the size is already right
-    } else {
-      resize_rgb(source, plan.resized_width, plan.resized_height, buffers.resized, buffers.scratch);
-    }
-    const int top = python_round((plan.resized_height - t.height) / 2.0);
-    const int left = python_round((plan.resized_width - t.width) / 2.0);
-    copy_region(buffers.resized.pixels.data(), buffers.resized.width, {left, top, t.width, t.height}, buffers.cropped);
-  } else {
-    resize_rgb(source, t.width, t.height, buffers.resized, buffers.scratch);
-  }
-  buffers.converted = std::move(source.pixels);
-  const RgbImage& image = final_image(buffers, t);
-  if (t.tensor == TensorKind::float32) {
-    to_float_tensor(image, buffers.tensor_float);
-  } else {
-    to_uint8_tensor(image, buffers.tensor_uint8);
-  }
-}
-
 void to_float_tensor(const RgbImage& image, std::vector<float>& out) {
   const std::size_t plane = static_cast<std::size_t>(image.width) * image.height;
-  // A new tensor each sample, as ToTensor and Normalize (not in place) allocate theirs.
-  out = std::vector<float>(plane * 3);
-  const unsigned char* p = image.pixels.data();
+  const std::vector<unsigned char> array(image.pixels);  // np.array(pic, copy=True)
+  const std::vector<unsigned char> chw = channel_planes<unsigned char>(array, plane);
+  const std::vector<float> as_float(chw.begin(), chw.end());  // .to(torch.float32)
+  std::vector<float> divided(as_float.size());              // .div(255)
+  for (std::size_t i = 0; i < divided.size(); ++i) divided[i] = as_float[i] / 255.0f;
+  out = std::vector<float>(divided);  // Normalize (not in place) clones, then sub_(mean) and div_(std) in place
   for (int c = 0; c < 3; ++c) {
-    float* dst = out.data() + c * plane;
-    const float mean = kNormalizeMean[c], std_dev = kNormalizeStd[c];
-    for (std::size_t i = 0; i < plane; ++i) dst[i] = (static_cast<float>(p[i * 3 + c]) / 255.0f - mean) / std_dev;
+    float* v = out.data() + c * plane;
+    for (std::size_t i = 0; i < plane; ++i) v[i] -= kNormalizeMean[c];
+  }
+  for (int c = 0; c < 3; ++c) {
+    float* v = out.data() + c * plane;
+    for (std::size_t i = 0; i < plane; ++i) v[i] /= kNormalizeStd[c];
   }
 }
 
 void to_uint8_tensor(const RgbImage& image, std::vector<unsigned char>& out) {
   const std::size_t plane = static_cast<std::size_t>(image.width) * image.height;
-  out = std::vector<unsigned char>(plane * 3);
-  const unsigned char* p = image.pixels.data();
-  for (int c = 0; c < 3; ++c) {
-    unsigned char* dst = out.data() + c * plane;
-    for (std::size_t i = 0; i < plane; ++i) dst[i] = p[i * 3 + c];
-  }
+  const std::vector<unsigned char> array(image.pixels);  // np.array(pic, copy=True)
+  out = channel_planes<unsigned char>(array, plane);     // collate's stack of the permuted view
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "decode/jpeg_decoder.hpp"
+#include "decode/pillow_image.hpp"
 
 namespace pipecheck {
 
@@ -76,12 +77,12 @@ SamplePlan scaled_plan(const SamplePlan& plan, int full_width, int full_height, 
 // size (center), against the train size (none). 1/1 when no smaller scale keeps that.
 JpegScale loader_dct_scale(const SamplePlan& plan, int width, int height, const LoaderTransform& transform);
 
-// Buffers a loader worker keeps; the convert copy and the crop are fresh each sample, as Pillow's
-// are (new images), the rest reuse their storage.
+// What one sample leaves behind, as a worker holds it until the next: each step's new image in
+// Pillow's storage (decode/pillow_image.hpp), the packed bytes tobytes() gives numpy, the tensor.
 struct LoaderBuffers {
-  std::vector<unsigned char> converted;  // pil_loader's convert("RGB"): a copy of the decode
-  RgbImage crop, resized, cropped;
-  std::vector<unsigned char> scratch;
+  PillowImage converted;  // pil_loader's convert("RGB")
+  PillowImage crop, resized, flipped, cropped;
+  RgbImage packed;        // tobytes() of the final image: what ToTensor reads, and the verifiers
   std::vector<float> tensor_float;          // 3 x H x W, channel planes
   std::vector<unsigned char> tensor_uint8;  // 3 x H x W
 };
@@ -90,14 +91,17 @@ struct LoaderBuffers {
 inline constexpr float kNormalizeMean[3] = {0.485f, 0.456f, 0.406f};
 inline constexpr float kNormalizeStd[3] = {0.229f, 0.224f, 0.225f};
 
-// Applies the transform to `decoded` (RGB8) by `plan`; the sample's image before the tensor is
-// `final_image(buffers)`, its tensor in tensor_float or tensor_uint8.
-void apply_loader_transform(const RgbImage& decoded, const SamplePlan& plan, const LoaderTransform& transform,
+// Applies the transform to `decoded` (a decode in Pillow's storage, any mode) by `plan`, as
+// torchvision runs it on a PIL image; the sample's image, packed, is `final_image(buffers)`, its
+// tensor in tensor_float or tensor_uint8.
+void apply_loader_transform(const PillowImage& decoded, const SamplePlan& plan, const LoaderTransform& transform,
                             LoaderBuffers& buffers);
 const RgbImage& final_image(const LoaderBuffers& buffers, const LoaderTransform& transform);
 
-// ToTensor + Normalize: (value / 255 - mean[c]) / std[c], in float32 as torch computes it, into
-// channel planes. PILToTensor: the uint8 values into channel planes.
+// From packed RGB8 (tobytes()): ToTensor + Normalize, (value / 255 - mean[c]) / std[c] in float32,
+// pass by pass as torch runs them, each pass into a new tensor (np.array's copy, the HWC to CHW
+// copy, to(float), div(255), Normalize's clone, then sub_ and div_ in place). PILToTensor: the
+// array copy, then the CHW copy collate's stack makes of its permuted view.
 void to_float_tensor(const RgbImage& image, std::vector<float>& out);
 void to_uint8_tensor(const RgbImage& image, std::vector<unsigned char>& out);
 

@@ -33,9 +33,21 @@ void emit_message(j_common_ptr info, int level) {
   if (level < 0 && manager->warnings++ == 0) (*info->err->format_message)(info, manager->message);
 }
 
+// Unpack.c: "RGBX" (libjpeg-turbo's JCS_EXT_RGBX, which Pillow asks for in place of RGB) and
+// "L" as they are, "CMYK;I" inverted.
+void unpack_row(const unsigned char* in, int width, PillowMode mode, unsigned char* out) {
+  if (mode == PillowMode::L) {
+    std::memcpy(out, in, static_cast<std::size_t>(width));
+  } else if (mode == PillowMode::RGB) {
+    std::memcpy(out, in, static_cast<std::size_t>(width) * 4);
+  } else {
+    for (int x = 0; x < width * 4; ++x) out[x] = static_cast<unsigned char>(255 - in[x]);
+  }
+}
+
 }  // namespace
 
-DecodeResult pillow_decode(const unsigned char* data, std::size_t size, JpegScale scale, RgbImage& out, int flags) {
+DecodeResult pillow_decode(const unsigned char* data, std::size_t size, JpegScale scale, PillowImage& out, int flags) {
   jpeg_decompress_struct cinfo{};
   ErrorManager errors;
   cinfo.err = jpeg_std_error(&errors.base);
@@ -51,7 +63,8 @@ DecodeResult pillow_decode(const unsigned char* data, std::size_t size, JpegScal
   jpeg_mem_src(&cinfo, data, static_cast<unsigned long>(size));
   jpeg_read_header(&cinfo, TRUE);
   const bool cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
-  cinfo.out_color_space = cmyk ? JCS_CMYK : cinfo.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+  const PillowMode mode = cmyk ? PillowMode::CMYK : cinfo.num_components == 1 ? PillowMode::L : PillowMode::RGB;
+  cinfo.out_color_space = mode == PillowMode::CMYK ? JCS_CMYK : mode == PillowMode::L ? JCS_GRAYSCALE : JCS_EXT_RGBX;
   cinfo.scale_num = static_cast<unsigned>(scale.num);
   cinfo.scale_denom = static_cast<unsigned>(scale.denom);
   if (flags & TJFLAG_FASTDCT) cinfo.dct_method = JDCT_IFAST;
@@ -59,22 +72,14 @@ DecodeResult pillow_decode(const unsigned char* data, std::size_t size, JpegScal
   jpeg_start_decompress(&cinfo);
   const int width = static_cast<int>(cinfo.output_width), height = static_cast<int>(cinfo.output_height);
   const int components = cinfo.output_components;
-  out.width = width;
-  out.height = height;
-  out.pixels = std::vector<unsigned char>(static_cast<std::size_t>(width) * height * 3);  // a new image
+  // ImageFile.load's target: Image.core.new, zeroed; then each row unpacked into it.
+  out = PillowImage(mode, width, height, true);
   row.resize(static_cast<std::size_t>(width) * components);
   while (cinfo.output_scanline < cinfo.output_height) {
-    const std::size_t y = cinfo.output_scanline;
+    const int y = static_cast<int>(cinfo.output_scanline);
     JSAMPROW rows[1] = {row.data()};
     jpeg_read_scanlines(&cinfo, rows, 1);  // one row a call, as PIL/JpegDecode.c reads
-    unsigned char* dst = &out.pixels[y * static_cast<std::size_t>(width) * 3];
-    if (components == 3) {
-      std::memcpy(dst, row.data(), static_cast<std::size_t>(width) * 3);
-    } else if (components == 1) {
-      for (int x = 0; x < width; ++x) dst[x * 3] = dst[x * 3 + 1] = dst[x * 3 + 2] = row[x];
-    } else {
-      cmyk_to_rgb(row.data(), static_cast<std::size_t>(width), dst);
-    }
+    unpack_row(row.data(), width, mode, out.row(y));
   }
   jpeg_finish_decompress(&cinfo);
   jpeg_destroy_decompress(&cinfo);

@@ -7,14 +7,15 @@
 #include <cstddef>
 
 #include "decode/jpeg_decoder.hpp"
+#include "decode/pillow_image.hpp"
 
 namespace pipecheck {
 
-// Decodes to RGB8 in a newly allocated `out.pixels` (as Image.open().load() allocates its image):
-// RGB and grayscale rows as they come (grayscale expanded as convert("RGB") does), CMYK and YCCK
-// read as CMYK and converted as Pillow does (cmyk_to_rgb). `scale` < 1 is Image.draft()'s DCT
+// Decodes into a new image in Pillow's storage (as Image.open().load() allocates it): mode RGB,
+// L for grayscale, CMYK (ink values) for CMYK and YCCK; convert("RGB") is the loader's next
+// step (pillow_convert_rgb). `scale` < 1 is Image.draft()'s DCT
 // scaling. `flags` TJFLAG_FASTDCT / TJFLAG_FASTUPSAMPLE as --decode fast sets them. A libjpeg
 // warning (damaged data) fails the decode, as TurboJPEG's path does.
-DecodeResult pillow_decode(const unsigned char* data, std::size_t size, JpegScale scale, RgbImage& out, int flags = 0);
+DecodeResult pillow_decode(const unsigned char* data, std::size_t size, JpegScale scale, PillowImage& out, int flags = 0);
 
 }  // namespace pipecheck

@@ -54,25 +54,24 @@ LoaderTransform train(int w, int h, CropMode crop, TensorKind tensor = TensorKin
   return t;
 }
 
-// F.resized_crop(top 5, left 9, 40 x 57 -> 24 x 32): our crop + Pillow-bilinear resize agrees to
-// one level (Pillow keeps 22 fixed-point bits, we keep 14); the flip mirrors it exactly.
+// F.resized_crop(top 5, left 9, 40 x 57 -> 24 x 32): our crop + resize in Pillow's storage gives
+// torchvision's bytes exactly, and so does the flip.
 TEST(LoaderTransform, ResizedCropMatchesTorchvision) {
   const RgbImage photo = read_ppm(kPillow + "photo.ppm");
   const LoaderTransform t = train(32, 24, CropMode::random_resized);
   SamplePlan plan;
   plan.box = {9, 5, 57, 40};
   LoaderBuffers buffers;
-  apply_loader_transform(photo, plan, t, buffers);
+  apply_loader_transform(pillow_from_rgb(photo), plan, t, buffers);
   const RgbImage reference = read_ppm(kTorchvision + "resized-crop.ppm");
-  EXPECT_LE(max_abs_difference(final_image(buffers, t), reference), 1);
-  EXPECT_LT(mean_abs_error(final_image(buffers, t), reference), 0.05);
+  EXPECT_EQ(max_abs_difference(final_image(buffers, t), reference), 0);
   plan.flip = true;
-  apply_loader_transform(photo, plan, t, buffers);
-  EXPECT_LE(max_abs_difference(final_image(buffers, t), read_ppm(kTorchvision + "resized-crop-flip.ppm")), 1);
+  apply_loader_transform(pillow_from_rgb(photo), plan, t, buffers);
+  EXPECT_EQ(max_abs_difference(final_image(buffers, t), read_ppm(kTorchvision + "resized-crop-flip.ppm")), 0);
   // The wrong box is seen: one pixel off to the right is not torchvision's crop.
   plan.flip = false;
   plan.box.left += 3;
-  apply_loader_transform(photo, plan, t, buffers);
+  apply_loader_transform(pillow_from_rgb(photo), plan, t, buffers);
   EXPECT_GT(max_abs_difference(final_image(buffers, t), reference), 4);
 }
 
@@ -87,9 +86,9 @@ TEST(LoaderTransform, CenterCropAndTensorMatchTorchvision) {
   EXPECT_EQ(plan.resized_width, 54);
   EXPECT_EQ(plan.resized_height, 36);
   LoaderBuffers buffers;
-  apply_loader_transform(photo, plan, t, buffers);
+  apply_loader_transform(pillow_from_rgb(photo), plan, t, buffers);
   const RgbImage reference = read_ppm(kTorchvision + "center.ppm");
-  EXPECT_LE(max_abs_difference(final_image(buffers, t), reference), 1);
+  EXPECT_EQ(max_abs_difference(final_image(buffers, t), reference), 0);
 
   std::ifstream in(kTorchvision + "center.f32", std::ios::binary);
   std::vector<float> torch_tensor(3 * 24 * 32);

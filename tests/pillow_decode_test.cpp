@@ -9,6 +9,7 @@
 #include <iterator>
 
 #include "decode/jpeg_corpus.hpp"
+#include "decode/pillow_image.hpp"
 
 namespace pipecheck {
 namespace {
@@ -18,6 +19,13 @@ std::vector<unsigned char> read_bytes(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// Pillow's decode, then the loader's convert("RGB"), packed as tobytes() gives it.
+RgbImage decoded_rgb(const std::vector<unsigned char>& jpeg, JpegScale scale) {
+  PillowImage image;
+  EXPECT_TRUE(pillow_decode(jpeg.data(), jpeg.size(), scale, image).ok);
+  return pillow_to_rgb(pillow_convert_rgb(image));
+}
+
 TEST(PillowDecode, RowsGiveTurboJpegsPixels) {
   const auto rgb = make_photo_like_rgb(203, 117, 5);
   JpegDecoder decoder;
@@ -25,8 +33,12 @@ TEST(PillowDecode, RowsGiveTurboJpegsPixels) {
     for (int subsampling : {TJSAMP_420, TJSAMP_444, TJSAMP_GRAY}) {
       const auto jpeg = encode_jpeg(rgb, 203, 117, 88, subsampling, progressive);
       for (JpegScale scale : {JpegScale{1, 1}, JpegScale{1, 2}}) {
-        RgbImage ours, turbo;
-        ASSERT_TRUE(pillow_decode(jpeg.data(), jpeg.size(), scale, ours).ok);
+        PillowImage stored;
+        ASSERT_TRUE(pillow_decode(jpeg.data(), jpeg.size(), scale, stored).ok);
+        // Pillow's modes: a grayscale JPEG stays L (one byte a pixel), a colour one is RGB in four.
+        EXPECT_EQ(stored.mode(), subsampling == TJSAMP_GRAY ? PillowMode::L : PillowMode::RGB);
+        RgbImage turbo;
+        const RgbImage ours = decoded_rgb(jpeg, scale);
         ASSERT_TRUE(decoder.decode(jpeg.data(), jpeg.size(), scale, turbo).ok);
         EXPECT_EQ(first_pixel_difference(ours, turbo), "") << "progressive " << progressive << " subsampling " << subsampling
                                                             << " scale 1/" << scale.denom;
@@ -37,9 +49,14 @@ TEST(PillowDecode, RowsGiveTurboJpegsPixels) {
 
 // Pillow's own convert("RGB") of its CMYK JPEG (tests/data/pillow/make.py), exactly.
 TEST(PillowDecode, CmykAsPillowConvertsIt) {
+  {
+    const auto jpeg = read_bytes(std::string(PIPECHECK_TEST_DATA) + "/pillow/cmyk.jpg");
+    PillowImage stored;
+    ASSERT_TRUE(pillow_decode(jpeg.data(), jpeg.size(), {1, 1}, stored).ok);
+    EXPECT_EQ(stored.mode(), PillowMode::CMYK);
+  }
   const auto jpeg = read_bytes(std::string(PIPECHECK_TEST_DATA) + "/pillow/cmyk.jpg");
-  RgbImage ours, turbo;
-  ASSERT_TRUE(pillow_decode(jpeg.data(), jpeg.size(), {1, 1}, ours).ok);
+  RgbImage ours = decoded_rgb(jpeg, {1, 1}), turbo;
   JpegDecoder decoder;
   ASSERT_TRUE(decoder.decode(jpeg.data(), jpeg.size(), {1, 1}, turbo).ok);
   EXPECT_EQ(first_pixel_difference(ours, turbo), "");
@@ -51,7 +68,7 @@ TEST(PillowDecode, CmykAsPillowConvertsIt) {
 TEST(PillowDecode, DamagedDataFails) {
   auto jpeg = encode_jpeg(make_photo_like_rgb(64, 48, 2), 64, 48, 90, TJSAMP_420, false);
   jpeg.resize(jpeg.size() / 2);  // truncated: libjpeg warns and pads
-  RgbImage out;
+  PillowImage out;
   const DecodeResult truncated = pillow_decode(jpeg.data(), jpeg.size(), {1, 1}, out);
   EXPECT_FALSE(truncated.ok);
   EXPECT_TRUE(truncated.warning) << truncated.message;
