@@ -25,6 +25,7 @@ constexpr const char* kPlainOp = "resize_plain";    // older probes: decode whol
 constexpr const char* kDctOp = "resize";            // older probes: DCT-scaled decode, then resize
 constexpr const char* kFullOp = "full";             // decode only
 constexpr const char* kHandoverOp = "handover";     // a batch from a worker process to the trainer
+constexpr const char* kInterpreterOp = "interpreter";  // the job's python, per sample, on tiny JPEGs
 
 std::string param(const Measurement& m, const std::string& name) { return param_or_empty(m.params, name); }
 
@@ -51,6 +52,7 @@ struct Cases {
   std::set<int> threads;
   const Measurement* any = nullptr;  // one case, for the corpus facts every case carries
   const Measurement* handover = nullptr;
+  const Measurement* interpreter = nullptr;
 
   const Measurement* find(const std::string& op, const std::string& set, int threads_) const {
     const auto it = by_key.find({op, set, threads_});
@@ -63,6 +65,7 @@ Cases index_cases(const std::vector<const Measurement*>& decode) {
   for (const Measurement* m : decode) {
     const std::string op = op_of(*m);
     if (m->unit == "images/s" && m->stats.median > 0 && op == kHandoverOp) cases.handover = m;
+    if (m->unit == "images/s" && m->stats.median > 0 && op == kInterpreterOp) cases.interpreter = m;
     if (m->unit != "images/s" || m->stats.median <= 0 ||
         (op != kLoaderOp && op != kLoaderDctOp && op != kPlainOp && op != kDctOp && op != kFullOp)) {
       continue;
@@ -218,19 +221,38 @@ struct Delivered {
   double rate = 0;
   std::string words;
 };
+// The job's interpreter per sample, when the probe measured it, and its words.
+struct Interpreter {
+  double seconds = 0;
+  std::string words;
+};
+Interpreter interpreter_of(const Cases& cases) {
+  if (!cases.interpreter) return {0, ""};
+  const double seconds = 1 / cases.interpreter->stats.median;
+  return {seconds, " + the interpreter's own " + figure(seconds * 1000, "ms") + " (" + param(*cases.interpreter, "versions") +
+                       ", measured on 16x16 JPEGs)"};
+}
+
 Delivered deliver(double threads_rate, int threads, const Workload& w, const Cases& cases) {
   Delivered out;
-  const double per_sample = threads / threads_rate;  // one worker's seconds a sample, beside the others
+  const Interpreter interpreter = interpreter_of(cases);
+  // One worker's seconds a sample, beside the others: the pixel work and the interpreter's.
+  const double per_sample = threads / threads_rate + interpreter.seconds;
+  const std::string pixel_words = figure(threads / threads_rate * 1000, "ms");
+  const std::string sample_words = pixel_words + interpreter.words;
+  const std::string unmeasured =
+      cases.interpreter ? "" : "; the training job's own interpreter time is not counted (--workload python=PATH measures it)";
   if (w.workers && *w.workers == 0) {
     if (w.batch && w.step_ms) {
       const double batch_seconds = *w.batch * per_sample + *w.step_ms / 1000;
       out.rate = *w.batch / batch_seconds;
       out.words = "; no worker: the training process loads each batch, then steps: batch " + std::to_string(*w.batch) +
-                  " x " + figure(per_sample * 1000, "ms") + " + " + figure(*w.step_ms, "ms") + " step = " +
-                  figure(out.rate, "samples/s");
+                  " x " + (cases.interpreter ? "(" + sample_words + ")" : pixel_words) + " + " + figure(*w.step_ms, "ms") +
+                  " step = " + figure(out.rate, "samples/s") + unmeasured;
     } else {
-      out.rate = threads_rate;
-      out.words = "; no worker: the training process loads (give batch= and step_ms= to add its steps)";
+      out.rate = 1 / per_sample;
+      out.words = "; no worker: the training process loads: " + sample_words + " a sample = " + figure(out.rate, "samples/s") +
+                  " (give batch= and step_ms= to add its steps)" + unmeasured;
     }
     return out;
   }
@@ -247,16 +269,16 @@ Delivered deliver(double threads_rate, int threads, const Workload& w, const Cas
   }
   const double worker_rate = workers / (per_sample + handover);
   out.rate = worker_rate;
-  out.words = "; " + std::to_string(workers) + (workers == 1 ? " worker" : " workers") + " / (" +
-              figure(per_sample * 1000, "ms") + " a sample" + handover_words + ") = " + figure(worker_rate, "samples/s");
+  out.words = "; " + std::to_string(workers) + (workers == 1 ? " worker" : " workers") + " / (" + sample_words +
+              " a sample" + handover_words + ") = " + figure(worker_rate, "samples/s");
   const int cpus = cases.any ? int_param(cases.any->params, "usable_cpus", 0) : 0;
   if (cpus <= 0) {
-    out.words += " (the probe did not report its usable CPUs: the training process's share is not counted)";
+    out.words += " (the probe did not report its usable CPUs: the training process's share is not counted)" + unmeasured;
     return out;
   }
-  // CPU seconds a sample: the threads' own (T threads on fewer CPUs share them), the hand-over,
-  // and the training process's receipt of it.
-  const double cpu_per_sample = std::min(threads, cpus) / threads_rate + handover + parent;
+  // CPU seconds a sample: the threads' own (T threads on fewer CPUs share them), the
+  // interpreter's, the hand-over, and the training process's receipt of it.
+  const double cpu_per_sample = std::min(threads, cpus) / threads_rate + interpreter.seconds + handover + parent;
   const double cpu_rate = cpus / cpu_per_sample;
   if (workers + 1 > cpus && cpu_rate < worker_rate) {
     out.rate = cpu_rate;
@@ -265,6 +287,7 @@ Delivered deliver(double threads_rate, int threads, const Workload& w, const Cas
                  std::to_string(cpus) + " / " + figure(cpu_per_sample * 1000, "ms") + " CPU a sample = " +
                  figure(cpu_rate, "samples/s");
   }
+  out.words += unmeasured;
   return out;
 }
 

@@ -20,6 +20,9 @@
 //                     read sequentially
 //   data=nvme0n1      the disk (device name or a path prefix) the dataset is on; default: the
 //                     paths given to --path, else the scratch disk
+//   python=auto       the training job's python, whose own time per sample the decode probe
+//                     measures on tiny JPEGs and the budget adds: a path, auto (python3 on PATH
+//                     when it has torch and torchvision) or none
 #include "budget/workload.hpp"
 
 #include <cctype>
@@ -161,6 +164,11 @@ const std::map<std::string, KeySetter>& workload_keys() {
        [](Workload& w, const std::string& k, const std::string& v) {
          if (v.empty()) bad(k, v, "a device name (nvme0n1) or a path");
          w.data = v;
+       }},
+      {"python",
+       [](Workload& w, const std::string& k, const std::string& v) {
+         if (v.empty()) bad(k, v, "a path to the training job's python, auto or none");
+         w.python = v;
        }},
   };
   return keys;

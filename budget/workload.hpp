@@ -26,6 +26,7 @@ struct Workload {
   std::string tensor = "float32";
   bool loose_files = true;          // layout=loose|packed: one file per image, or shards
   std::string data;                 // data=nvme0n1 or a path: the disk the dataset is on
+  std::string python = "auto";      // python=PATH|auto|none: the job's interpreter, measured
   std::string text;                 // as given
 };
 

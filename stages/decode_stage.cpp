@@ -67,6 +67,7 @@ std::vector<std::string> decode_arguments(const StageRunInputs& run) {
     args.push_back("--crop=" + w.crop);
     args.push_back("--tensor=" + w.tensor);
     if (w.batch) args.push_back("--batch=" + std::to_string(*w.batch));
+    args.push_back("--python=" + w.python);  // the job's own interpreter time a sample
   }
   return args;
 }

@@ -165,6 +165,30 @@ TEST(BudgetDecode, NoWorkerAddsTheStep) {
       << mix.derivation;
 }
 
+// The job's interpreter measured (2500 samples/s of its own time: 0.4 ms): every sample pays it,
+// in the training process (workers=0), in each worker, and in the CPUs they share; unmeasured,
+// the derivation says it is not counted.
+TEST(BudgetDecode, InterpreterTimeIsAddedToEverySample) {
+  auto ms = loader_decode(false);
+  const double path = 50 / (40 / 200.0 + 10 / 100.0), rate2 = 50 / (40 / 380.0 + 10 / 190.0);
+  EXPECT_TRUE(contains(decode_mix(pointers(ms), parse_workload("workers=1")).derivation,
+                       "the training job's own interpreter time is not counted (--workload python=PATH measures it)"));
+  ms.push_back(testing::measure("decode/interpreter", "decode", 2500, "images/s",
+                                {{"op", "interpreter"}, {"threads", "1"}, {"versions", "python3 3.11.2, torch 1.13.0a0, torchvision 0.14.1a0"}}));
+  const DecodeMix none = decode_mix(pointers(ms), parse_workload("workers=0,batch=32,step_ms=5,train=224x224"));
+  ASSERT_TRUE(none.plain);
+  EXPECT_NEAR(*none.plain, 32 / (32 * (1 / path + 0.0004) + 0.005), 1e-9);
+  EXPECT_TRUE(contains(none.derivation, "batch 32 x (6.00 ms + the interpreter's own 0.4 ms (python3 3.11.2, torch 1.13.0a0, "
+                                        "torchvision 0.14.1a0, measured on 16x16 JPEGs)) + 5.00 ms step")) << none.derivation;
+  EXPECT_FALSE(contains(none.derivation, "not counted")) << none.derivation;
+  const DecodeMix one = decode_mix(pointers(ms), parse_workload("workers=1"));
+  ASSERT_TRUE(one.plain);
+  EXPECT_NEAR(*one.plain, 1 / (1 / path + 0.0004 + 1 / 4000.0), 1e-9);
+  const DecodeMix two = decode_mix(pointers(ms), parse_workload("workers=2"));
+  ASSERT_TRUE(two.plain);
+  EXPECT_NEAR(*two.plain, 2 / (2 / rate2 + 0.0004 + 1 / 4000.0 + 20e-6), 1e-9);
+}
+
 // Where a loader_dct case shows decodes that shrink, the DCT figure is offered; a set without
 // one counts at its loader rate.
 TEST(BudgetDecode, DctFigureOnlyWhereItHelps) {

@@ -68,7 +68,7 @@ TEST(WorkloadParse, SizeSuffixes) {
 
 TEST(WorkloadParse, ErrorsNameTheKey) {
   EXPECT_EQ(error_of("bytes=45XB"), "--workload: bytes=45XB: expected a size like 450KB, 1.2MB or 300KiB");
-  EXPECT_TRUE(contains(error_of("bytes=1KB,imgae=2x2"), "--workload: unknown key 'imgae' (keys: batch, bytes, crop, data, gpus, image, layout, step_ms, tensor, train, workers)"))
+  EXPECT_TRUE(contains(error_of("bytes=1KB,imgae=2x2"), "--workload: unknown key 'imgae' (keys: batch, bytes, crop, data, gpus, image, layout, python, step_ms, tensor, train, workers)"))
       << error_of("bytes=1KB,imgae=2x2");
   EXPECT_TRUE(contains(error_of("workers=-1"), "workers=-1: expected a whole number, 0 or more")) << error_of("workers=-1");
   EXPECT_TRUE(contains(error_of("workers=two"), "workers=two: expected a whole number, 0 or more"));

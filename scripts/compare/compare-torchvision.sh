@@ -89,7 +89,7 @@ PY
 # The budget's decode stage (samples/s) at W workers from a run folder.
 budget_at() {  # folder workers batch
   local status=0
-  "$bin/pipecheck" report "$1" --workload "workers=$2,train=${train}x${train},batch=$3,step_ms=$step_ms" --no-color \
+  "$bin/pipecheck" report "$1" --workload "workers=$2,train=${train}x${train},batch=$3,step_ms=$step_ms,python=$python" --no-color \
     >"$1/report-$2.log" 2>&1 || status=$?
   if (( status != 0 && status != 1 && status != 4 )); then
     echo "compare-torchvision.sh: pipecheck report $1 failed (exit $status):" >&2; cat "$1/report-$2.log" >&2; exit 1
@@ -118,7 +118,7 @@ for ((r = 1; r <= rounds; r++)); do  # interleaved: drift in the machine's load 
     # Each round its own --out: a round never reads another round's run folder.
     status=0
     "$bin/pipecheck" run --only decode --images "$folder" \
-      --workload "workers=$most_workers,train=${train}x${train},batch=${batch[$set]},step_ms=$step_ms" \
+      --workload "workers=$most_workers,train=${train}x${train},batch=${batch[$set]},step_ms=$step_ms,python=$python" \
       --out "$work/runs-$set-$r" --no-color >"$work/run-$set-$r.log" 2>&1 || status=$?
     if (( status != 0 && status != 1 && status != 4 )); then
       echo "compare-torchvision.sh: round $r $set: pipecheck run failed (exit $status):" >&2; cat "$work/run-$set-$r.log" >&2; exit 1
