@@ -38,14 +38,6 @@ std::size_t tensor_bytes(const LoaderTransform& transform);
 // ImageNet evaluation transform).
 int center_resize_side(const LoaderTransform& transform);
 
-// A region of the source image, in its pixels.
-struct CropBox {
-  int left = 0;
-  int top = 0;
-  int width = 0;
-  int height = 0;
-};
-
 // SplitMix64: the loader's random draws (crop, flip), seeded per thread so a run repeats itself.
 struct LoaderRandom {
   std::uint64_t state = 0x9e3779b97f4a7c15ull;

@@ -10,8 +10,6 @@
 #include <cstring>
 #include <new>
 
-#include "decode/loader_transform.hpp"
-
 namespace pipecheck {
 
 namespace {

@@ -16,7 +16,13 @@ namespace pipecheck {
 
 enum class PillowMode { L, RGB, CMYK };  // CMYK holds ink values (Pillow's "CMYK;I" read inverts)
 
-struct CropBox;
+// A region of an image, in its pixels (Image.crop's box as left, top, width, height).
+struct CropBox {
+  int left = 0;
+  int top = 0;
+  int width = 0;
+  int height = 0;
+};
 
 class PillowImage {
  public:
