@@ -28,7 +28,6 @@
 #include "core/probe_main.hpp"
 #include "core/stage_names.hpp"
 #include "core/text_escape.hpp"
-#include "decode/batch_handover.hpp"
 #include "decode/jpeg_corpus.hpp"
 #include "decode/jpeg_decoder.hpp"
 #include "decode/jpeg_gpu_case.hpp"
@@ -36,6 +35,7 @@
 #include "decode/jpeg_nvjpeg.hpp"
 #include "decode/jpeg_scaling.hpp"
 #include "decode/loader_transform.hpp"
+#include "decode/loader_cases.hpp"
 #include "decode/loader_interpreter.hpp"
 #include "decode/pillow_decode.hpp"
 
@@ -67,17 +67,6 @@ constexpr const char* kResizeFilter =
     "bilinear with antialias: triangle filter widened by the shrink factor, as Pillow BILINEAR and "
     "torchvision Resize (antialias=True), stretched to the exact size";
 
-// The loader's per-sample path in words, for the label and the budget's derivation.
-std::string transform_words(const LoaderTransform& t) {
-  const std::string size = std::to_string(t.width) + "x" + std::to_string(t.height);
-  std::string text = "in Pillow's four-byte pixels: pil_loader's read and convert copy, ";
-  if (t.crop == CropMode::random_resized) text += "RandomResizedCrop(" + size + ") + RandomHorizontalFlip";
-  if (t.crop == CropMode::center) text += "Resize(" + std::to_string(center_resize_side(t)) + ") + CenterCrop(" + size + ")";
-  if (t.crop == CropMode::none) text += "Resize((" + size + "))";
-  text += t.tensor == TensorKind::float32 ? ", ToTensor + Normalize (float32)" : ", PILToTensor (uint8)";
-  return text;
-}
-
 // One set of images a case runs over, with what verifies its decodes.
 struct ImageSet {
   std::string name;  // "baseline", "progressive", "cmyk"
@@ -93,12 +82,10 @@ std::string set_suffix(const ImageSet& set) {
   return "";
 }
 
-struct ProbeConfig {
-  LoaderTransform transform;  // train size, crop, tensor: the loader's path
-  int batch = 32;             // samples a batch hands over
+// The loader's transform, batch and corpus facts (decode/loader_cases.hpp), and the decodes' own.
+struct ProbeConfig : LoaderCaseConfig {
   int quality = 90;  // of a generated corpus: sets the verification bound
   int flags = 0;     // TJFLAG_* (fast DCT / fast upsampling when --decode fast)
-  std::map<std::string, std::string> corpus_label;  // corpus facts repeated in every label
 };
 
 struct Verification {
@@ -344,7 +331,7 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set, 
     label["crop"] = crop_mode_name(t.crop);
     label["tensor"] = tensor_kind_name(t.tensor);
     label["resize"] = kResizeFilter;
-    label["transform"] = transform_words(t);
+    label["transform"] = loader_transform_words(t);
   }
   if (op.kind == OpKind::loader_dct && state.iterations() > 0) {
     // Where DCT scaling could not shrink a sample's decode, this case is the loader case again.
@@ -506,120 +493,6 @@ void register_benchmarks(ProbeData& data, const std::vector<int>& thread_counts)
       }
     }
   }
-}
-
-// The hand-over of each batch from a loader worker process to the training process, at the
-// batch's bytes: a child process per repetition makes the batches (prefetching two ahead), the
-// parent receives and maps them, one iteration a batch. The worker's and the parent's CPU time
-// per sample go in the label: the budget charges them to the workers and to the training process.
-void run_handover_case(benchmark::State& state) {
-  const ProbeConfig& config = g_data->config;
-  HandoverOptions options;
-  options.sample_bytes = tensor_bytes(config.transform);
-  options.batch = config.batch;
-  std::string wrong;
-  BatchHandover::WorkerTotals totals;
-  double parent_cpu = 0;
-  try {
-    BatchHandover handover(options);
-    wrong = handover.receive();  // untimed: the worker started, its first segment made
-    timespec cpu0{}, cpu1{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
-    for (auto _ : state) {
-      if (std::string bad = handover.receive(); !bad.empty() && wrong.empty()) wrong = std::move(bad);
-    }
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
-    parent_cpu = double(cpu1.tv_sec - cpu0.tv_sec) + (cpu1.tv_nsec - cpu0.tv_nsec) / 1e9;
-    totals = handover.stop();
-  } catch (const std::exception& error) {
-    state.SkipWithError(error.what());
-    return;
-  }
-  if (!wrong.empty()) {
-    state.SkipWithError(wrong_result_message(wrong).c_str());
-    return;
-  }
-  const double samples = double(state.iterations()) * config.batch;
-  // The worker made the untimed batch, the timed ones and up to `prefetch` ahead: per sample made.
-  const double made = double(std::max<long>(1, totals.batches)) * config.batch;
-  state.counters["images_per_second"] = benchmark::Counter(samples, benchmark::Counter::kIsRate);
-  auto label = config.corpus_label;
-  const LoaderTransform& t = config.transform;
-  label["what"] = "batch hand-over: worker process collates " + std::to_string(config.batch) + " samples of " +
-                  std::to_string(options.sample_bytes) + " bytes into shared memory, training process maps it";
-  label["op"] = "handover";
-  label["set"] = "all";
-  label["threads"] = "1";
-  label["batch"] = std::to_string(config.batch);
-  label["sample_bytes"] = std::to_string(options.sample_bytes);
-  label["train_size"] = std::to_string(t.width) + "x" + std::to_string(t.height);
-  label["tensor"] = tensor_kind_name(t.tensor);
-  label["worker_us_per_sample"] = std::to_string(totals.cpu_seconds / made * 1e6);
-  label["parent_us_per_sample"] = std::to_string(samples > 0 ? parent_cpu / samples * 1e6 : 0.0);
-  label["verified"] = "yes";
-  label["verify"] = "every sample's stamps (batch and index) at its first and last bytes, in every batch";
-  state.SetLabel(encode_label(label));
-}
-
-void register_handover_case() {
-  benchmark::RegisterBenchmark("decode/handover", run_handover_case)->UseRealTime()->Unit(benchmark::kMillisecond);
-}
-
-// The training job's interpreter per sample (decode/loader_interpreter.hpp): one Python process
-// for the probe's life, started by the case's first call; each iteration a batch, timed by the
-// CPU time of the interpreter's main thread.
-struct InterpreterCase {
-  std::string python;  // "" when --python is none or auto found none
-  std::unique_ptr<LoaderInterpreter> process;
-  std::string error;   // why it could not start; the case skips with it
-};
-InterpreterCase& interpreter_case() {
-  static InterpreterCase c;
-  return c;
-}
-
-void run_interpreter_case(benchmark::State& state) {
-  InterpreterCase& c = interpreter_case();
-  const ProbeConfig& config = g_data->config;
-  if (!c.process && c.error.empty()) {
-    try {
-      c.process = std::make_unique<LoaderInterpreter>(c.python, config.transform, config.batch);
-    } catch (const std::exception& error) {
-      c.error = error.what();
-    }
-  }
-  if (!c.process) {
-    state.SkipWithError(c.error.c_str());
-    return;
-  }
-  double samples = 0;
-  try {
-    for (auto _ : state) {
-      const LoaderInterpreter::Round round = c.process->run(config.batch);
-      state.SetIterationTime(std::max(round.cpu_seconds, 1e-9));
-      samples += round.samples;
-    }
-  } catch (const std::exception& error) {
-    state.SkipWithError(error.what());
-    return;
-  }
-  state.counters["images_per_second"] = benchmark::Counter(samples, benchmark::Counter::kIsRate);
-  auto label = config.corpus_label;
-  label["what"] = "the training job's interpreter per sample: " + c.process->versions() +
-                  ", DataLoader(num_workers=0, batch " + std::to_string(config.batch) + ") and " +
-                  transform_words(config.transform) + " on 16x16 JPEGs, where pixel work is near nothing: " +
-                  "its main thread's CPU time";
-  label["op"] = "interpreter";
-  label["set"] = "all";
-  label["threads"] = "1";
-  label["python"] = c.process->python();
-  label["versions"] = c.process->versions();
-  state.SetLabel(encode_label(label));
-}
-
-void register_interpreter_case(const std::string& python) {
-  interpreter_case().python = python;
-  benchmark::RegisterBenchmark("decode/interpreter", run_interpreter_case)->UseManualTime()->Unit(benchmark::kMillisecond);
 }
 
 // The GPU decode case (nvJPEG, batched, one GPU). Built lazily by its first run, so a run
@@ -846,9 +719,9 @@ std::string register_cases(const ProbeOptions& options) {
   describe_corpus(data.corpus, data.config);
   build_sets(data);
   register_benchmarks(data, thread_counts);
-  register_handover_case();
+  register_handover_case(data.config);
   if (const std::string python = choose_loader_python(options.last("python") ? *options.last("python") : "none"); !python.empty()) {
-    register_interpreter_case(python);
+    register_interpreter_case(data.config, python);
   }
   register_gpu_case(data, options);
   return "";
@@ -866,6 +739,6 @@ int main(int argc, char** argv) {
   const int code = pipecheck::run_probe_main(argc, argv, pipecheck::stage_name::decode, "pipecheck-decode",
                                              pipecheck::register_cases, pipecheck::kFlags, pipecheck::check_inputs);
   pipecheck::gpu_case().release();  // the benchmarks have ended: nvJPEG and CUDA objects go now
-  pipecheck::interpreter_case().process.reset();  // its python ends, its folder goes
+  pipecheck::release_interpreter_case();  // its python ends, its folder goes
   return code;
 }

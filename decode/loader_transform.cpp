@@ -37,6 +37,16 @@ TensorKind parse_tensor_kind(const std::string& flag, const std::string& text) {
   throw UsageError("--" + flag + " " + shortened(text) + ": expected float32 or uint8");
 }
 
+std::string loader_transform_words(const LoaderTransform& t) {
+  const std::string size = std::to_string(t.width) + "x" + std::to_string(t.height);
+  std::string text = "in Pillow's four-byte pixels: pil_loader's read and convert copy, ";
+  if (t.crop == CropMode::random_resized) text += "RandomResizedCrop(" + size + ") + RandomHorizontalFlip";
+  if (t.crop == CropMode::center) text += "Resize(" + std::to_string(center_resize_side(t)) + ") + CenterCrop(" + size + ")";
+  if (t.crop == CropMode::none) text += "Resize((" + size + "))";
+  text += t.tensor == TensorKind::float32 ? ", ToTensor + Normalize (float32)" : ", PILToTensor (uint8)";
+  return text;
+}
+
 std::size_t tensor_bytes(const LoaderTransform& t) {
   return static_cast<std::size_t>(3) * t.width * t.height * (t.tensor == TensorKind::float32 ? 4 : 1);
 }

@@ -31,6 +31,10 @@ struct LoaderTransform {
   TensorKind tensor = TensorKind::float32;
 };
 
+// The loader's per-sample path in words, for the decode cases' labels and the budget's derivation:
+// "in Pillow's four-byte pixels: pil_loader's read and convert copy, RandomResizedCrop(224x224) + ...".
+std::string loader_transform_words(const LoaderTransform& transform);
+
 // Bytes of one sample's tensor: 3 x H x W values of 4 (float32) or 1 (uint8) bytes.
 std::size_t tensor_bytes(const LoaderTransform& transform);
 

@@ -1,0 +1,25 @@
+// The decode probe's cases of a loader's processes beside its per-sample path: the hand-over of
+// each batch from a worker process to the training process, and the training job's own
+// interpreter time a sample (decode/loader_interpreter.hpp).
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "decode/loader_transform.hpp"
+
+namespace pipecheck {
+
+struct LoaderCaseConfig {
+  LoaderTransform transform;  // train size, crop, tensor: the loader's path
+  int batch = 32;             // samples a batch hands over
+  std::map<std::string, std::string> corpus_label;  // corpus facts repeated in every label
+};
+
+// Register the cases with Google Benchmark; `config` must outlive them (read when they run).
+void register_handover_case(const LoaderCaseConfig& config);
+void register_interpreter_case(const LoaderCaseConfig& config, const std::string& python);
+// Ends the interpreter case's python, if one started: before main returns.
+void release_interpreter_case();
+
+}  // namespace pipecheck
