@@ -119,9 +119,9 @@ void run_interpreter_case(benchmark::State& state, const LoaderCaseConfig& confi
   auto label = config.corpus_label;
   // Appended piece by piece: one long chain of + trips GCC 12's -Wrestrict false positive.
   std::string what = "the training job's interpreter per sample: " + c.process->versions();
-  what += ", DataLoader(num_workers=0, batch " + std::to_string(config.batch) + ") and ";
-  what += loader_transform_words(config.transform);
-  what += " on 16x16 JPEGs, where pixel work is near nothing: its main thread's CPU time";
+  what += ", DataLoader(ImageFolder, num_workers=0, batch " + std::to_string(config.batch) + ") with crop ";
+  what += crop_mode_name(config.transform.crop) + " and " + tensor_kind_name(config.transform.tensor);
+  what += " tensors at 16x16 on 16x16 JPEGs, where pixel work is near nothing: its main thread's CPU time";
   label["what"] = what;
   label["op"] = "interpreter";
   label["set"] = "all";

@@ -119,7 +119,8 @@ decode.scaling_efficiency_min_percent = 60
       "threads, op (full|loader|loader_dct|dct_1_2|dct_1_4; older resize|resize_plain) or case (same names; "
       "\"scale_1_2\" etc. accepted), set (baseline|progressive|cmyk); loader ops: train_size, crop, tensor, "
       "usable_cpus; unit images/s. Ceiling: threads x the 1-thread rate (scaling efficiency). Op handover "
-      "(samples/s; batch, sample_bytes, worker_us_per_sample, parent_us_per_sample). "
+      "(samples/s; batch, sample_bytes, worker_us_per_sample, parent_us_per_sample). Op interpreter (samples "
+      "per second of the job's own python's CPU on 16x16 JPEGs; python, versions). "
       "Also op nvjpeg (GPU decode: device, batch, backend; no threads).";
   return s;
 }

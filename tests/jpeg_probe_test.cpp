@@ -244,6 +244,33 @@ TEST(JpegProbe, GpuDecodeMeasuresAndVerifiesWhereNvjpegRuns) {
   EXPECT_EQ(label.at("batch"), "8");
 }
 
+// With the job's python (Debian's, where it has torch and torchvision): the interpreter case runs
+// that python's DataLoader and gives its samples per CPU second, named with its versions; without
+// --python the case is not there at all.
+TEST(JpegProbe, InterpreterCaseRunsTheJobsPython) {
+  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode")) GTEST_SKIP() << "pipecheck-decode not built";
+  Scratch scratch;
+  const ProbeRun without = run_jpeg_probe(scratch.path, {"--count", "1", "--size", "64x48", "--benchmark_list_tests=true"});
+  ASSERT_TRUE(without.process.ok()) << without.err;
+  EXPECT_EQ(without.out.find("interpreter"), std::string::npos) << without.out;
+  if (std::system("/usr/bin/python3 -c 'import torch, torchvision' >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "no /usr/bin/python3 with torch and torchvision";
+  }
+  const ProbeRun run = run_jpeg_probe(scratch.path, {"--count", "1", "--size", "64x48", "--python", "/usr/bin/python3",
+                                                     "--batch", "8", "--benchmark_filter=decode/interpreter"});
+  ASSERT_TRUE(run.process.ok()) << run.process.describe() << "\n" << run.err;
+  const auto doc = nlohmann::json::parse(run.out);
+  const auto* interpreter = find_run(doc, "decode/interpreter/manual_time");
+  ASSERT_NE(interpreter, nullptr) << run.out;
+  ASSERT_FALSE(interpreter->contains("error_occurred") && (*interpreter)["error_occurred"].get<bool>())
+      << (*interpreter)["error_message"];
+  EXPECT_GT((*interpreter)["images_per_second"].get<double>(), 50);  // under 20 ms a sample
+  const auto label = decode_label((*interpreter)["label"].get<std::string>());
+  EXPECT_EQ(label.at("op"), "interpreter");
+  EXPECT_EQ(label.at("python"), "/usr/bin/python3");
+  EXPECT_NE(label.at("versions").find("torchvision"), std::string::npos) << label.at("versions");
+}
+
 TEST(JpegProbe, BadInputIsOneLineAndExitCode2) {
   if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode")) GTEST_SKIP() << "pipecheck-decode not built";
   Scratch scratch;
@@ -257,6 +284,7 @@ TEST(JpegProbe, BadInputIsOneLineAndExitCode2) {
       {{"--threads", "0"}, "--threads 0"},
       {{"--gpu-batch", "0"}, "--gpu-batch=0"},
       {{"--gpu", "x"}, "--gpu=x"},
+      {{"--python", "/nonexistent/python3"}, "--python /nonexistent/python3: not an executable file"},
   };
   for (const auto& [args, says] : cases) {
     const ProbeRun run = run_jpeg_probe(scratch.path, args);
