@@ -38,6 +38,7 @@
 #include "decode/loader_cases.hpp"
 #include "decode/loader_interpreter.hpp"
 #include "decode/pillow_decode.hpp"
+#include "decode/pillow_image.hpp"
 
 namespace pipecheck {
 namespace {
@@ -119,8 +120,7 @@ bool is_loader(const DecodeOp& op) { return op.kind == OpKind::loader || op.kind
 // What one thread holds, as a loader worker does: its decoder, buffers and random draws.
 struct Worker {
   JpegDecoder decoder;
-  RgbImage decoded;           // the decode cases' output
-  PillowImage pillow_decoded; // the loader's decode, in Pillow's storage
+  RgbImage decoded;  // the decode cases' output
   LoaderBuffers loader;
   LoaderRandom random;
   SamplePlan plan;      // the last sample's draws, in the full image's pixels
@@ -142,11 +142,11 @@ DecodeResult apply_op(Worker& w, const JpegImage& image, const DecodeOp& op, con
   // The loader reads the file (Python's read() copies its bytes) and decodes as Pillow does: a
   // row at a time, into a new image in Pillow's storage.
   const std::vector<unsigned char> file(image.bytes);
-  DecodeResult result = pillow_decode(file.data(), file.size(), w.scale, w.pillow_decoded, config.flags);
+  PillowImage decoded;  // freed with the sample, as the loader's Python frees it
+  DecodeResult result = pillow_decode(file.data(), file.size(), w.scale, decoded, config.flags);
   if (result.ok) {
-    const SamplePlan plan = scaled_plan(w.plan, image.header.width, image.header.height, w.pillow_decoded.width(),
-                                        w.pillow_decoded.height());
-    apply_loader_transform(w.pillow_decoded, plan, t, w.loader);
+    const SamplePlan plan = scaled_plan(w.plan, image.header.width, image.header.height, decoded.width(), decoded.height());
+    apply_loader_transform(decoded, plan, t, w.loader);
   }
   return result;
 }
@@ -675,6 +675,7 @@ const std::vector<ProbeFlag> kFlags = {
 };
 
 std::string register_cases(const ProbeOptions& options) {
+  use_pillow_allocation_pattern();  // the loader's images get fresh or reused memory as Pillow's do
   static ProbeData data;
   g_data = &data;
   const auto size = parse_dimensions("size", options.last("size") ? *options.last("size") : "2000x1500");

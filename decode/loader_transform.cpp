@@ -144,34 +144,25 @@ const RgbImage& final_image(const LoaderBuffers& buffers, const LoaderTransform&
 
 void apply_loader_transform(const PillowImage& decoded, const SamplePlan& plan, const LoaderTransform& t,
                             LoaderBuffers& buffers) {
-  // pil_loader's img.convert("RGB"): a new image, a copy for RGB.
-  buffers.converted = pillow_convert_rgb(decoded);
-  const PillowImage* last = &buffers.converted;
+  // pil_loader's img.convert("RGB"): a new image, a copy for RGB. Each step's image is a local:
+  // freed at the end of the sample, or earlier, as Python drops it.
+  PillowImage image = pillow_convert_rgb(decoded);
   if (t.crop == CropMode::random_resized) {
     // F.resized_crop: Image.crop, then Image.resize; RandomHorizontalFlip's transpose.
-    buffers.crop = pillow_crop(buffers.converted, plan.box);
-    buffers.resized = pillow_resize_bilinear(buffers.crop, t.width, t.height);
-    last = &buffers.resized;
-    if (plan.flip) {
-      buffers.flipped = pillow_flip_left_right(buffers.resized);
-      last = &buffers.flipped;
-    }
+    PillowImage resized = pillow_resize_bilinear(pillow_crop(image, plan.box), t.width, t.height);
+    image = plan.flip ? pillow_flip_left_right(resized) : std::move(resized);
   } else if (t.crop == CropMode::center) {
     // Resize(int) returns the image itself when its shorter side is already the size.
-    const bool same = plan.resized_width == last->width() && plan.resized_height == last->height();
-    if (!same) {
-      buffers.resized = pillow_resize_bilinear(buffers.converted, plan.resized_width, plan.resized_height);
-      last = &buffers.resized;
+    if (plan.resized_width != image.width() || plan.resized_height != image.height()) {
+      image = pillow_resize_bilinear(image, plan.resized_width, plan.resized_height);
     }
     const int top = python_round((plan.resized_height - t.height) / 2.0);
     const int left = python_round((plan.resized_width - t.width) / 2.0);
-    buffers.cropped = pillow_crop(*last, {left, top, t.width, t.height});
-    last = &buffers.cropped;
+    image = pillow_crop(image, {left, top, t.width, t.height});
   } else {
-    buffers.resized = pillow_resize_bilinear(buffers.converted, t.width, t.height);
-    last = &buffers.resized;
+    image = pillow_resize_bilinear(image, t.width, t.height);
   }
-  buffers.packed = pillow_to_rgb(*last);  // ToTensor's np.array(pic) reads pic.tobytes()
+  buffers.packed = pillow_to_rgb(image);  // ToTensor's np.array(pic) reads pic.tobytes()
   if (t.tensor == TensorKind::float32) {
     to_float_tensor(buffers.packed, buffers.tensor_float);
   } else {

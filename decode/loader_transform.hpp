@@ -73,12 +73,12 @@ SamplePlan scaled_plan(const SamplePlan& plan, int full_width, int full_height, 
 // size (center), against the train size (none). 1/1 when no smaller scale keeps that.
 JpegScale loader_dct_scale(const SamplePlan& plan, int width, int height, const LoaderTransform& transform);
 
-// What one sample leaves behind, as a worker holds it until the next: each step's new image in
-// Pillow's storage (decode/pillow_image.hpp), the packed bytes tobytes() gives numpy, the tensor.
+// What a sample leaves for the batch: the packed bytes tobytes() gives numpy (what ToTensor read,
+// and what the verifiers compare) and the tensor. Every image in between is freed when its sample
+// is done, as Python frees them, so the allocator reuses or maps fresh memory as it does for
+// Pillow (decode/pillow_image.hpp).
 struct LoaderBuffers {
-  PillowImage converted;  // pil_loader's convert("RGB")
-  PillowImage crop, resized, flipped, cropped;
-  RgbImage packed;        // tobytes() of the final image: what ToTensor reads, and the verifiers
+  RgbImage packed;
   std::vector<float> tensor_float;          // 3 x H x W, channel planes
   std::vector<unsigned char> tensor_uint8;  // 3 x H x W
 };

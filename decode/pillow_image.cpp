@@ -10,6 +10,8 @@
 #include <cstring>
 #include <new>
 
+#include <malloc.h>
+
 namespace pipecheck {
 
 namespace {
@@ -18,6 +20,11 @@ constexpr std::size_t kBlockSize = 16u << 20;  // Pillow's default arena block: 
 constexpr int kPrecisionBits = 32 - 8 - 2;     // Resample.c: 8 bits of result, 2 for overshoot
 
 }  // namespace
+
+void use_pillow_allocation_pattern() {
+  mallopt(M_MMAP_THRESHOLD, 4 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+}
 
 void PillowImage::Free::operator()(unsigned char* p) const { std::free(p); }
 
