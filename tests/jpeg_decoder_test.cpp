@@ -12,9 +12,12 @@
 #include <string>
 
 #include "decode/jpeg_corpus.hpp"
+#include "tests/ppm_image.hpp"
 
 namespace pipecheck {
 namespace {
+
+using testing::read_ppm;
 
 // Pillow's own outputs, made by tests/data/pillow/make.py (how, in its header).
 const std::string kPillow = std::string(PIPECHECK_TEST_DATA) + "/pillow/";
@@ -22,24 +25,6 @@ const std::string kPillow = std::string(PIPECHECK_TEST_DATA) + "/pillow/";
 std::vector<unsigned char> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// A binary PPM (P6, maxval 255) as Pillow writes it: "P6\nW H\n255\n" then RGB8.
-RgbImage read_ppm(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string magic;
-  int maxval = 0;
-  RgbImage image;
-  in >> magic >> image.width >> image.height >> maxval;
-  in.get();
-  if (magic != "P6" || maxval != 255 || image.width <= 0 || image.height <= 0) {
-    ADD_FAILURE() << path << ": not a P6 PPM with maxval 255";
-    return {};
-  }
-  image.pixels.resize(static_cast<std::size_t>(image.width) * image.height * 3);
-  in.read(reinterpret_cast<char*>(image.pixels.data()), static_cast<std::streamsize>(image.pixels.size()));
-  if (!in) ADD_FAILURE() << path << ": short pixel data";
-  return image;
 }
 
 int max_abs_difference(const RgbImage& a, const RgbImage& b) {

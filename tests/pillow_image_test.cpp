@@ -13,28 +13,14 @@
 #include <string>
 
 #include "decode/loader_transform.hpp"
+#include "tests/ppm_image.hpp"
 
 namespace pipecheck {
 namespace {
 
-const std::string kPillow = std::string(PIPECHECK_TEST_DATA) + "/pillow/";
+using testing::read_ppm;
 
-RgbImage read_ppm(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string magic;
-  int maxval = 0;
-  RgbImage image;
-  in >> magic >> image.width >> image.height >> maxval;
-  in.get();
-  if (magic != "P6" || maxval != 255 || image.width <= 0 || image.height <= 0) {
-    ADD_FAILURE() << path << ": not a P6 PPM with maxval 255";
-    return {};
-  }
-  image.pixels.resize(static_cast<std::size_t>(image.width) * image.height * 3);
-  in.read(reinterpret_cast<char*>(image.pixels.data()), static_cast<std::streamsize>(image.pixels.size()));
-  if (!in) ADD_FAILURE() << path << ": short pixel data";
-  return image;
-}
+const std::string kPillow = std::string(PIPECHECK_TEST_DATA) + "/pillow/";
 
 TEST(PillowImage, RgbIsFourBytesAPixelAndPacksBack) {
   const RgbImage photo = read_ppm(kPillow + "photo.ppm");
