@@ -5,8 +5,9 @@
 # batches), each step simulated by a 5 ms sleep; at W = 0, 1, 2 on
 # two datasets (small ImageNet-like files, large photos), interleaved round by round with
 # `pipecheck run --only decode --images DS` and its budget at the same workload. Prints samples/s,
-# median [min, max] of the rounds, the load, and the median of the rounds' ratios budget /
-# DataLoader (done when within 1.00 .. 1.15: the budget is an upper bound that holds close).
+# median [min, max] of the rounds, the load, the ratio of the two medians and the median of the
+# rounds' ratios budget / DataLoader (done when within 1.00 .. 1.15: the budget is an upper bound
+# that holds close).
 #
 # usage: scripts/compare/compare-torchvision.sh [--small DIR | --make-small N] [--large DIR | --make-large N]
 #            [--rounds 5] [--seconds 12] [--workers "0 1 2"] [--bin build/bin] [--keep]
@@ -135,7 +136,7 @@ for ((r = 1; r <= rounds; r++)); do  # interleaved: drift in the machine's load 
   done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '\n%-7s %-3s %-26s %-26s %s\n' "set" "W" "DataLoader samples/s" "budget samples/s" "budget / DataLoader, median of rounds [min, max]"
+printf '\n%-7s %-3s %-26s %-26s %-9s %s\n' "set" "W" "DataLoader samples/s" "budget samples/s" "medians" "budget / DataLoader, median of the rounds' ratios [min, max]"
 for set in small large; do
   for w in $workers; do
     "$python" - "$set" "$w" "${values[loader/$set/$w]}" "${values[budget/$set/$w]}" <<'PY'
@@ -146,8 +147,9 @@ ours = [float(x) for x in sys.argv[4].split()]
 ratios = [o / r for o, r in zip(ours, ref) if r > 0]
 def mmm(v): return "%.1f [%.1f, %.1f]" % (statistics.median(v), min(v), max(v))
 rm = statistics.median(ratios)
+of_medians = statistics.median(ours) / statistics.median(ref)
 ok = "yes" if 1.0 <= rm <= 1.15 else "NO"
-print(f"{name:<7} {w:<3} {mmm(ref):<26} {mmm(ours):<26} {rm:.2f} [{min(ratios):.2f}, {max(ratios):.2f}] within 1.00-1.15: {ok}")
+print(f"{name:<7} {w:<3} {mmm(ref):<26} {mmm(ours):<26} {of_medians:<9.2f} {rm:.2f} [{min(ratios):.2f}, {max(ratios):.2f}] within 1.00-1.15: {ok}")
 PY
   done
 done
