@@ -23,6 +23,15 @@ namespace {
 using Run = benchmark::BenchmarkReporter::Run;
 
 bool g_keep_registration_order = false;
+std::vector<std::string> g_held_cases;  // registered names of the cases held to the noise target
+
+// "decode/loader/real_time/threads:1" is a run of "decode/loader", not of "decode/load".
+bool held_to_noise(const std::string& run_name) {
+  for (const std::string& name : g_held_cases) {
+    if (run_name == name || (run_name.rfind(name, 0) == 0 && run_name[name.size()] == '/')) return true;
+  }
+  return false;
+}
 
 // Gathers the repetitions of a round instead of printing them.
 class CollectingReporter : public benchmark::BenchmarkReporter {
@@ -161,6 +170,7 @@ void decide_group(Group& group, std::vector<CaseRuns>& cases, const RepetitionPo
     values.push_back(cases[i].values);
     const auto it = by_key.find(measurement_key(cases[i].name));
     decisions.push_back(it == by_key.end() ? CaseDecision{} : it->second);
+    decisions.back().held_to_noise = held_to_noise(cases[i].name);
   }
   if (values.empty()) {
     group.done = true;
@@ -276,6 +286,8 @@ BenchmarkFlags take_benchmark_flags(int& argc, char** argv) {
 }
 
 void keep_registration_order() { g_keep_registration_order = true; }
+
+void hold_case_to_noise(const std::string& name) { g_held_cases.push_back(name); }
 
 std::string exact_name_pattern(const std::string& name) {
   std::string pattern;

@@ -31,6 +31,13 @@ BenchmarkFlags take_benchmark_flags(int& argc, char** argv);
 // own way, the policy's minimum as a fixed count, in registration order.
 void keep_registration_order();
 
+// A case whose figure another figure is computed from (the decode probe's loader cases, when
+// they feed the training budget) is held to the policy's noise target even once the verdicts it
+// is the reference of are decided (CaseDecision::held_to_noise). `name` is the name it was
+// registered under ("decode/loader"): every run of it ("decode/loader/real_time/threads:2") is
+// held. Called from register_cases.
+void hold_case_to_noise(const std::string& name);
+
 // What the judge makes of the repetitions so far: given the Google Benchmark JSON document of
 // every case's runs up to now (what the driver will parse), the decision per measurement key
 // (core/benchmark_json measurement_key) of each figure it judges. judge/verdict_decider makes one.

@@ -138,18 +138,27 @@ bool quiet(const std::vector<double>& values, const RepetitionPolicy& policy) {
   return noise && *noise <= policy.target_noise_percent;
 }
 
+bool held(const std::vector<CaseDecision>& decisions, std::size_t i) {
+  return i < decisions.size() && decisions[i].held_to_noise;
+}
+
 // With verdicts to decide: every judged member decided (the unjudged ones are the references
-// of those verdicts and stop with them), or, in a group nothing judges, the figures settled.
+// of those verdicts and stop with them) and every held member settled, or, in a group nothing
+// judges or holds, the figures settled.
 std::optional<StopReason> verdict_stop(const std::vector<std::vector<double>>& values, const RepetitionPolicy& policy,
                                        const std::vector<CaseDecision>& decisions) {
-  bool any_judged = false, all_decided = true;
+  bool any_judged = false, all_decided = true, any_held = false, held_quiet = true;
   for (std::size_t i = 0; i < values.size(); ++i) {
+    if (held(decisions, i)) {
+      any_held = true;
+      held_quiet = held_quiet && quiet(values[i], policy);
+    }
     if (i >= decisions.size() || !decisions[i].judged) continue;
     any_judged = true;
     all_decided = all_decided && decisions[i].decided;
   }
-  if (any_judged) return all_decided ? std::optional(StopReason::decided) : std::nullopt;
-  if (!policy.hold_figures_to_noise) return StopReason::minimum_count;
+  if (any_judged) return all_decided && held_quiet ? std::optional(StopReason::decided) : std::nullopt;
+  if (!policy.hold_figures_to_noise && !any_held) return StopReason::minimum_count;
   return std::nullopt;
 }
 
@@ -165,9 +174,12 @@ StopReason group_stop_reason(const std::vector<std::vector<double>>& values, dou
   if (policy.decide_verdicts) {
     if (const auto stop = verdict_stop(values, policy, decisions)) return *stop;
   }
-  bool all_quiet = true;
-  for (const auto& member : values) all_quiet = all_quiet && quiet(member, policy);
-  if (all_quiet && policy.hold_figures_to_noise) return StopReason::converged;
+  bool all_quiet = true, any_held = false;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    all_quiet = all_quiet && quiet(values[i], policy);
+    any_held = any_held || held(decisions, i);
+  }
+  if (all_quiet && (policy.hold_figures_to_noise || any_held)) return StopReason::converged;
   if (static_cast<int>(done) >= policy.max_repetitions) return StopReason::max_repetitions;
   if (policy.case_seconds > 0 && seconds >= policy.case_seconds * members) return StopReason::time_cap;
   return StopReason::running;
@@ -179,21 +191,36 @@ std::string stop_words(StopReason reason, const std::vector<double>& values, con
                        const CaseDecision& decision) {
   const std::string count = std::to_string(values.size()) + (values.size() == 1 ? " repetition" : " repetitions");
   const std::string target = "target " + number_text(policy.target_noise_percent) + "%";
-  // A judged figure says its verdict; an unjudged one says what it was held to.
-  const std::string undecided = decision.judged ? ": verdict not decided: " + decision.why : "";
+  const std::string settled = noise_text(values) + " <= " + number_text(policy.target_noise_percent) + "%";
+  // A held figure says it was held; a judged one its verdict; an unjudged one its target.
+  const std::string held_words = decision.held_to_noise ? " (another figure is computed from it)" : "";
+  std::string unsettled = ", " + target + held_words;
+  if (decision.judged && !decision.decided) unsettled = ": verdict not decided: " + decision.why;
+  if (decision.judged && decision.decided) {
+    // Decided, yet its group went on: this figure or one beside it was held to the noise target.
+    unsettled = ": verdict decided (" + decision.why + ")" +
+                (decision.held_to_noise ? ", " + target + held_words : "; its group went on for a figure held to the noise target");
+  }
   switch (reason) {
     case StopReason::converged:
-      return "converged: " + noise_text(values) + " <= " + number_text(policy.target_noise_percent) + "% after " + count;
+      return "converged: " + settled + " after " + count + held_words;
     case StopReason::decided:
+      if (decision.judged && decision.held_to_noise) {
+        return "verdict decided and " + settled + held_words + " after " + count + ": " + decision.why;
+      }
       if (decision.judged) return "verdict decided after " + count + ": " + decision.why;
+      if (decision.held_to_noise) {
+        return "held to the noise target" + held_words + ": " + settled + " after " + count +
+               ", the verdicts it is the reference of decided";
+      }
       return "stopped with the verdicts it is the reference of, after " + count + ": " + noise_text(values);
     case StopReason::minimum_count:
       return "minimum of " + count + " (no threshold to decide): " + noise_text(values);
     case StopReason::max_repetitions:
-      return "maximum of " + count + ": " + noise_text(values) + (decision.judged ? undecided : ", " + target);
+      return "maximum of " + count + ": " + noise_text(values) + unsettled;
     case StopReason::time_cap:
       return "time cap (" + number_text(policy.case_seconds) + " s a case) after " + count + ": " + noise_text(values) +
-             (decision.judged ? undecided : ", " + target);
+             unsettled;
     case StopReason::fixed_count:
       return "fixed count of " + count + ": " + noise_text(values);
     case StopReason::running:

@@ -3,7 +3,8 @@
 // count, or a time cap per case. With verdicts to decide (`pipecheck run` without a baseline),
 // a figure the acceptance profile judges stops once its verdict is the same at both ends of the
 // median's confidence interval (judge/verdict_decider says so); a figure without a threshold is
-// held to the noise target, or stops with the verdicts it is the reference of. The thread counts
+// held to the noise target, or stops with the verdicts it is the reference of (unless another
+// figure is computed from it: CaseDecision::held_to_noise). The thread counts
 // of one case (its 1-thread and N-thread runs) form a group that stops together, so their
 // repetitions stay paired round by round.
 #pragma once
@@ -39,6 +40,10 @@ struct CaseDecision {
   bool judged = false;
   bool decided = false;
   std::string why;  // "pass at both ends of the median's interval (88.1% to 97.0% of ...)"
+  // A figure another figure is computed from (the decode probe's loader cases feed the training
+  // budget): held to the noise target even once the verdicts it is the reference of are decided,
+  // and even where figures without a threshold would stop at the minimum count.
+  bool held_to_noise = false;
 };
 
 // What a probe does without pipecheck's repetition flags: quick 5 fixed; standard 5 to 100

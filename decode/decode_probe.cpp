@@ -26,6 +26,7 @@
 #include "core/errors.hpp"
 #include "core/file_io.hpp"
 #include "core/probe_main.hpp"
+#include "core/repetition_rounds.hpp"
 #include "core/stage_names.hpp"
 #include "core/text_escape.hpp"
 #include "decode/jpeg_corpus.hpp"
@@ -125,6 +126,12 @@ struct Worker {
   LoaderRandom random;
   SamplePlan plan;      // the last sample's draws, in the full image's pixels
   JpegScale scale{1, 1};  // the last decode's DCT scale
+  // Images decoded since its output was last held against a fresh decode: the check costs one
+  // image's work, so it runs once this many have gone by (and on a worker's first call), which
+  // keeps it under an eighth of the timed work where Google Benchmark's sizing calls decode one
+  // or two large images each.
+  static constexpr std::size_t kImagesBetweenChecks = 8;
+  std::size_t images_since_check = kImagesBetweenChecks;
 };
 
 // Decodes one image the way `op` does; a loader op draws its sample's crop and flip (or takes
@@ -288,7 +295,9 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set, 
   // The last output of the timed loop, from a decoder and buffers reused over many images, must
   // equal a fresh decode of the same bytes with the same draws byte for byte (TurboJPEG is
   // deterministic), and its tensor must hold its image's values.
-  if (last != nullptr) {
+  worker.images_since_check += static_cast<std::size_t>(state.iterations());
+  if (last != nullptr && worker.images_since_check >= Worker::kImagesBetweenChecks) {
+    worker.images_since_check = 0;
     std::string wrong = fresh_decode_difference(*last, op, data.config, worker);
     if (wrong.empty() && is_loader(op)) {
       if (const std::string bad = tensor_check(worker, data.config); !bad.empty()) wrong = last->name + ": tensor: " + bad;
@@ -484,6 +493,7 @@ void register_benchmarks(ProbeData& data, const std::vector<int>& thread_counts)
     for (const DecodeOp& op : kOps) {
       if (!runs_op(set, op, generated, dct_helps)) continue;
       const std::string key = set.name == "baseline" ? std::string(op.key) : std::string(op.key) + "_" + set.name;
+      if (data.config.feeds_budget && is_loader(op)) hold_case_to_noise("decode/" + key);
       for (int threads : thread_counts) {
         benchmark::RegisterBenchmark(("decode/" + key).c_str(),
                                      [&op, &set, key](benchmark::State& state) { run_case(state, op, set, key); })
@@ -670,6 +680,8 @@ const std::vector<ProbeFlag> kFlags = {
      parsed_by([](const std::string& text) {
        if (text != "auto" && text != "none") choose_loader_python(text);
      })},
+    {"budget", "yes|no", "the training budget reads the loader's cases (run passes yes with --workload): each is held "
+     "to the noise target, not stopped with the scaling verdicts it is the reference of (default no)", one_of({"yes", "no"})},
     {"gpu", "N", "CUDA device of the nvJPEG case (default 0)", whole_number(0, 1023)},
     {"gpu-batch", "N", "images per nvJPEG batch (default 64)", whole_number(1, 4096)},
 };
@@ -690,6 +702,11 @@ std::string register_cases(const ProbeOptions& options) {
   if (const std::string* crop = options.last("crop")) data.config.transform.crop = parse_crop_mode("crop", *crop);
   if (const std::string* tensor = options.last("tensor")) data.config.transform.tensor = parse_tensor_kind("tensor", *tensor);
   data.config.batch = parse_int_flag(options, "batch", 32, 1, 65536);
+  data.config.feeds_budget = options.last("budget") && *options.last("budget") == "yes";
+  if (data.config.feeds_budget) {
+    add_probe_context("pipecheck_decode_held_to_noise",
+                      "the loader's cases (loader, loader_dct, handover, interpreter): the training budget reads them");
+  }
   data.config.quality = parse_int_flag(options, "quality", 90, 1, 100);
   const int count = parse_int_flag(options, "count", static_cast<int>(default_count(options.mode)), 1, 100000);
   const int cores = usable_cpu_count();  // affinity and cgroup quota, not the machine's count

@@ -9,6 +9,7 @@
 
 #include "core/case_messages.hpp"
 #include "core/probe_label.hpp"
+#include "core/repetition_rounds.hpp"
 #include "decode/batch_handover.hpp"
 #include "decode/loader_interpreter.hpp"
 
@@ -71,6 +72,7 @@ void run_handover_case(benchmark::State& state, const LoaderCaseConfig& config) 
 }  // namespace
 
 void register_handover_case(const LoaderCaseConfig& config) {
+  if (config.feeds_budget) hold_case_to_noise("decode/handover");
   benchmark::RegisterBenchmark("decode/handover", [&config](benchmark::State& state) { run_handover_case(state, config); })
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
@@ -135,6 +137,7 @@ void run_interpreter_case(benchmark::State& state, const LoaderCaseConfig& confi
 
 void register_interpreter_case(const LoaderCaseConfig& config, const std::string& python) {
   interpreter_case().python = python;
+  if (config.feeds_budget) hold_case_to_noise("decode/interpreter");
   benchmark::RegisterBenchmark("decode/interpreter", [&config](benchmark::State& state) { run_interpreter_case(state, config); })
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond);

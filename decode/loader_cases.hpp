@@ -14,6 +14,9 @@ struct LoaderCaseConfig {
   LoaderTransform transform;  // train size, crop, tensor: the loader's path
   int batch = 32;             // samples a batch hands over
   std::map<std::string, std::string> corpus_label;  // corpus facts repeated in every label
+  // The training budget reads these cases (`run --workload`, probe flag --budget yes): each is
+  // held to the noise target, not stopped with the verdicts it is the reference of.
+  bool feeds_budget = false;
 };
 
 // Register the cases with Google Benchmark; `config` must outlive them (read when they run).

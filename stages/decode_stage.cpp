@@ -68,6 +68,7 @@ std::vector<std::string> decode_arguments(const StageRunInputs& run) {
     args.push_back("--tensor=" + w.tensor);
     if (w.batch) args.push_back("--batch=" + std::to_string(*w.batch));
     args.push_back("--python=" + w.python);  // the job's own interpreter time a sample
+    args.push_back("--budget=yes");  // the budget reads the loader's figures: hold them to the noise target
   }
   return args;
 }

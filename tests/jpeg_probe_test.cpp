@@ -11,6 +11,8 @@
 
 #include "core/benchmark_json.hpp"
 #include "core/file_io.hpp"
+#include "core/inventory.hpp"
+#include "core/json_records.hpp"
 #include "core/probe_main.hpp"
 #include "core/process_runner.hpp"
 #include "decode/jpeg_corpus.hpp"
@@ -269,6 +271,46 @@ TEST(JpegProbe, InterpreterCaseRunsTheJobsPython) {
   EXPECT_EQ(label.at("op"), "interpreter");
   EXPECT_EQ(label.at("python"), "/usr/bin/python3");
   EXPECT_NE(label.at("versions").find("torchvision"), std::string::npos) << label.at("versions");
+}
+
+// With verdicts to decide, the loader's 1-thread rate stops with the scaling verdict it is the
+// reference of; the budget reads it, so --budget yes holds it (and the hand-over) to the noise
+// target: an unreachable target keeps them going to the maximum, and their stop says why.
+TEST(JpegProbe, TheBudgetsFiguresAreHeldToTheNoiseTarget) {
+  if (!fs::exists(std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode")) GTEST_SKIP() << "pipecheck-decode not built";
+  Scratch scratch;
+  Inventory inventory;
+  inventory.cpu.physical_cores = 2;
+  write_file_atomically(scratch.path / "inventory.json", nlohmann::json(inventory).dump());
+  const auto run_with = [&](const std::string& budget) {
+    ProcessSpec spec;
+    spec.argv = {std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode", "--benchmark_min_time=0.005",
+                 "--benchmark_format=json", "--pipecheck_min_repetitions=3", "--pipecheck_max_repetitions=6",
+                 "--pipecheck_target_noise=0.000001",
+                 "--pipecheck_verdict_inventory=" + (scratch.path / "inventory.json").string(), "--count", "2",
+                 "--size", "320x240", "--threads", "1,2", "--budget", budget,
+                 "--benchmark_filter=^decode/(full|loader|handover)/"};
+    spec.stdout_path = scratch.path / "out";
+    spec.stderr_path = scratch.path / "err";
+    spec.time_limit = std::chrono::seconds(120);
+    const ProcessResult process = run_process(spec);
+    EXPECT_TRUE(process.ok()) << process.describe() << "\n" << read_file(scratch.path / "err");
+    std::map<std::string, Measurement> by_key;
+    for (auto& m : parse_benchmark_json(read_file(scratch.path / "out"), "decode").measurements) by_key[m.key] = m;
+    return by_key;
+  };
+  const std::string held = "(another figure is computed from it)";
+  auto ran = run_with("yes");
+  for (const std::string key : {"decode/loader/threads:1", "decode/handover"}) {
+    ASSERT_TRUE(ran.count(key)) << key;
+    EXPECT_EQ(ran[key].repetitions.size(), 6u) << key << ": " << ran[key].stopping;
+    EXPECT_NE(ran[key].stopping.find(held), std::string::npos) << key << ": " << ran[key].stopping;
+  }
+  ASSERT_TRUE(ran.count("decode/full/threads:1"));
+  EXPECT_EQ(ran["decode/full/threads:1"].stopping.find(held), std::string::npos) << ran["decode/full/threads:1"].stopping;
+  ran = run_with("no");
+  ASSERT_TRUE(ran.count("decode/loader/threads:1"));
+  EXPECT_EQ(ran["decode/loader/threads:1"].stopping.find(held), std::string::npos) << ran["decode/loader/threads:1"].stopping;
 }
 
 TEST(JpegProbe, BadInputIsOneLineAndExitCode2) {

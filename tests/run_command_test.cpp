@@ -412,9 +412,10 @@ TEST(StageArguments, DatasetAndWorkersReachTheProbes) {
   options.workload = "bytes=100KB,workers=6";
   EXPECT_EQ(stage_arguments("storage", options, "/r/run1"),
             (std::vector<std::string>{"--scratch-dir=/r", "--path=/imgs", "--workers=6"}));
-  // The workload reaches the decode probe: the loader's transform and the job's python, defaults.
+  // The workload reaches the decode probe: the loader's transform and the job's python, defaults; the
+  // budget reads the loader's figures, so they are held to the noise target.
   EXPECT_EQ(stage_arguments("decode", options, "/r"), (std::vector<std::string>{"--images=/imgs", "--workers=6", "--crop=random-resized",
-                                                                                "--tensor=float32", "--python=auto"}));
+                                                                                "--tensor=float32", "--python=auto", "--budget=yes"}));
   EXPECT_TRUE(stage_arguments("hostmem", options, "/r").empty());
   options.storage_paths = {"/data"};
   options.workload = "train=640x640";

@@ -133,6 +133,36 @@ TEST(StoppingRule, VerdictStopsSayWhyAndHowLong) {
             "noise is <= 3%), at most 2.5 s a case");
 }
 
+// A figure another figure is computed from (the budget reads the loader's 1-thread rate) goes
+// on after the verdicts it is the reference of are decided, until its own noise is under the
+// target, also where unjudged figures would stop at the minimum (quick), or to the cap.
+TEST(StoppingRule, AHeldFigureGoesOnUntilItsNoiseIsUnderTheTarget) {
+  RepetitionPolicy policy{5, 100, 3.0, 2.5};
+  policy.decide_verdicts = true;
+  const std::vector<double> noisy = {100, 120, 80, 110, 90}, settled = {100, 100.5, 99.5, 100.2, 99.8};
+  CaseDecision held{}, decided{true, true, "pass at both ends"};
+  held.held_to_noise = true;
+  EXPECT_EQ(group_stop_reason({noisy, noisy}, 1, policy, {held, decided}), StopReason::running);
+  EXPECT_EQ(group_stop_reason({settled, noisy}, 1, policy, {held, decided}), StopReason::decided);
+  EXPECT_EQ(group_stop_reason({noisy, noisy}, 5, policy, {held, decided}), StopReason::time_cap);
+  RepetitionPolicy quick = policy;
+  quick.hold_figures_to_noise = false;
+  EXPECT_EQ(group_stop_reason({noisy}, 1, quick, {held}), StopReason::running);
+  EXPECT_EQ(group_stop_reason({settled}, 1, quick, {held}), StopReason::converged);
+  EXPECT_EQ(group_stop_reason({noisy, noisy}, 1, quick, {held, decided}), StopReason::running);
+
+  EXPECT_EQ(describe_stop(StopReason::decided, settled, policy, held),
+            "held to the noise target (another figure is computed from it): noise 0.5% <= 3% after 5 repetitions, "
+            "the verdicts it is the reference of decided");
+  EXPECT_EQ(describe_stop(StopReason::time_cap, noisy, policy, held),
+            "time cap (2.5 s a case) after 5 repetitions: noise 20%, target 3% (another figure is computed from it)");
+  EXPECT_EQ(describe_stop(StopReason::time_cap, noisy, policy, decided),
+            "time cap (2.5 s a case) after 5 repetitions: noise 20%: verdict decided (pass at both ends); its group "
+            "went on for a figure held to the noise target");
+  EXPECT_EQ(describe_stop(StopReason::converged, settled, quick, held),
+            "converged: noise 0.5% <= 3% after 5 repetitions (another figure is computed from it)");
+}
+
 TEST(StoppingRule, VerdictFlags) {
   const auto decide = repetition_policy(options_with({{"verdict_inventory", "/r/inventory.json"}, {"target_noise", "none"}}));
   EXPECT_TRUE(decide.decide_verdicts);
