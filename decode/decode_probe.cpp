@@ -107,6 +107,12 @@ struct ProbeData {
   // Where each case's thread goes on in its share: each repetition takes the next images, so
   // the repetitions together cover the whole sample rather than its first images again.
   std::map<std::pair<std::string, int>, std::size_t> cursors;
+  // Images each case's thread decoded since its output was last held against a fresh decode
+  // (same keys). The check costs one image's work, so it runs on the thread's first call and
+  // then once this many have gone by: under an eighth of the timed work, where Google
+  // Benchmark's sizing calls decode one or two large images each (it was 3 s of quick's 18).
+  static constexpr std::size_t kImagesBetweenChecks = 8;
+  std::map<std::pair<std::string, int>, std::size_t> images_since_check;
   // The workers of the case group now running, by (threads, thread index), kept across Google
   // Benchmark's calls (it calls a case two or three times a repetition to size its iteration
   // count): a fresh worker's warm-up decodes cost more than the timed images in quick mode.
@@ -126,12 +132,6 @@ struct Worker {
   LoaderRandom random;
   SamplePlan plan;      // the last sample's draws, in the full image's pixels
   JpegScale scale{1, 1};  // the last decode's DCT scale
-  // Images decoded since its output was last held against a fresh decode: the check costs one
-  // image's work, so it runs once this many have gone by (and on a worker's first call), which
-  // keeps it under an eighth of the timed work where Google Benchmark's sizing calls decode one
-  // or two large images each.
-  static constexpr std::size_t kImagesBetweenChecks = 8;
-  std::size_t images_since_check = kImagesBetweenChecks;
 };
 
 // Decodes one image the way `op` does; a loader op draws its sample's crop and flip (or takes
@@ -264,9 +264,10 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set, 
   if (fresh) {
     // Its own draws; later calls go on drawing where the last stopped (other crops).
     worker.random.state += static_cast<std::uint64_t>(state.thread_index()) * 7919 + next;
-    // Untimed: the largest image (buffers reach their final size) and the first to come.
+    // Untimed: the largest image, so buffers reach their final size and the code and tables are
+    // warm. (The first image to come was decoded here too: a worker is fresh every repetition,
+    // as the rounds interleave the case groups, and in quick mode that was a fifth of its time.)
     apply_op(worker, *largest_of(share), op, data.config);
-    apply_op(worker, *share[next], op, data.config);
   }
   std::size_t failures = 0, dct_scaled = 0;
   double pixels = 0;
@@ -284,9 +285,15 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set, 
     dct_scaled += worker.scale.num != worker.scale.denom;
     pixels += static_cast<double>(image.header.width) * image.header.height;
   }
+  bool check = false;
   {
     std::lock_guard<std::mutex> lock(data.mutex);
-    data.cursors[{case_key + "/" + std::to_string(threads), state.thread_index()}] = next;
+    const std::pair<std::string, int> slot{case_key + "/" + std::to_string(threads), state.thread_index()};
+    data.cursors[slot] = next;
+    std::size_t& since = data.images_since_check.try_emplace(slot, ProbeData::kImagesBetweenChecks).first->second;
+    since += static_cast<std::size_t>(state.iterations());
+    check = since >= ProbeData::kImagesBetweenChecks;
+    if (check) since = 0;
   }
   if (failures > 0) {
     state.SkipWithError((std::to_string(failures) + " decodes failed, last: " + failure).c_str());
@@ -295,9 +302,7 @@ void run_case(benchmark::State& state, const DecodeOp& op, const ImageSet& set, 
   // The last output of the timed loop, from a decoder and buffers reused over many images, must
   // equal a fresh decode of the same bytes with the same draws byte for byte (TurboJPEG is
   // deterministic), and its tensor must hold its image's values.
-  worker.images_since_check += static_cast<std::size_t>(state.iterations());
-  if (last != nullptr && worker.images_since_check >= Worker::kImagesBetweenChecks) {
-    worker.images_since_check = 0;
+  if (last != nullptr && check) {
     std::string wrong = fresh_decode_difference(*last, op, data.config, worker);
     if (wrong.empty() && is_loader(op)) {
       if (const std::string bad = tensor_check(worker, data.config); !bad.empty()) wrong = last->name + ": tensor: " + bad;
