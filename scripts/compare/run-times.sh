@@ -71,7 +71,7 @@ for ((r = 1; r <= rounds; r++)); do
       [[ " $stages " == *" $stage "* ]] || stages+=" $stage"
       stage_seconds["$mode|$stage"]+="$took"$'\n'
       line+=", $stage $took s"
-    done < <(jq -r '.probes[] | [.stage, (.seconds | tostring)] | @tsv' "$report")
+    done < <(jq -r '.probes[] | [.stage, (.seconds * 10 | round / 10 | tostring)] | @tsv' "$report")
     echo "$line (load $load)"
   done
 done
