@@ -10,27 +10,17 @@ command -v jq >/dev/null || { echo "skipped: no jq"; exit 77; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/bin"
-# A pipecheck run that writes one report.json under --out: decode takes 13.26 s in quick mode and
-# 24.04 s otherwise; exits 3 in the mode named by BREAK_MODE.
-cat >"$work/bin/pipecheck" <<'SH'
+# tests/stand_in_run.sh: decode takes 13.26 s in quick mode and 24.04 s otherwise; the stand-in
+# exits 3 in the mode named by BREAK_MODE.
+source "$source_dir/tests/stand_in_run.sh"
+make_stand_in_run "$work/bin"
+cat >"$work/bin/report" <<'SH'
 #!/usr/bin/env bash
-set -euo pipefail
-out= mode=standard
-while (( $# )); do
-  case $1 in --out) out=$2 ;; --quick) mode=quick ;; --full) mode=full ;; esac
-  shift
-done
-[[ $mode == "${BREAK_MODE:-}" ]] && { echo "pipecheck: could not run: planted" >&2; exit 3; }
-[[ ! -e $out ]] || { echo "pipecheck: --out reused" >&2; exit 2; }
 decode=24.04
-[[ $mode == quick ]] && decode=13.26
-mkdir -p "$out/vm-1"
-cat >"$out/vm-1/report.json" <<JSON
-{"overall": "pass", "probes": [{"stage": "storage", "seconds": 3.91}, {"stage": "decode", "seconds": $decode}]}
-JSON
+[[ $1 == quick ]] && decode=13.26
+echo "{\"overall\": \"pass\", \"probes\": [{\"stage\": \"storage\", \"seconds\": 3.91}, {\"stage\": \"decode\", \"seconds\": $decode}]}"
 SH
-chmod +x "$work/bin/pipecheck"
+chmod +x "$work/bin/report"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 

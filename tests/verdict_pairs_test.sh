@@ -10,30 +10,22 @@ command -v jq >/dev/null || { echo "skipped: no jq"; exit 77; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/bin"
-# A pipecheck run that writes one report.json in a run folder under --out: decode/full/threads:2
-# passes, except in quick mode when QUICK_WARNS is set; exits 3 in the mode named by BREAK_MODE.
-cat >"$work/bin/pipecheck" <<'SH'
+# tests/stand_in_run.sh: decode/full/threads:2 passes, except in quick mode when QUICK_WARNS
+# is set; the stand-in exits 3 in the mode named by BREAK_MODE.
+source "$source_dir/tests/stand_in_run.sh"
+make_stand_in_run "$work/bin"
+cat >"$work/bin/report" <<'SH'
 #!/usr/bin/env bash
-set -euo pipefail
-out= mode=standard
-while (( $# )); do
-  case $1 in --out) out=$2 ;; --quick) mode=quick ;; --full) mode=full ;; esac
-  shift
-done
-[[ $mode == "${BREAK_MODE:-}" ]] && { echo "pipecheck: could not run: planted" >&2; exit 3; }
-[[ ! -e $out ]] || { echo "pipecheck: --out reused" >&2; exit 2; }
 verdict=pass
-[[ $mode == quick && -n ${QUICK_WARNS:-} ]] && verdict=warn
-mkdir -p "$out/vm-1"
-cat >"$out/vm-1/report.json" <<JSON
+[[ $1 == quick && -n ${QUICK_WARNS:-} ]] && verdict=warn
+cat <<JSON
 {"overall": "$verdict", "verdicts": [
   {"subject": "decode/full/threads:2", "verdict": "$verdict"},
   {"subject": "decode/full/threads:1", "verdict": "info"},
   {"subject": "inventory/cpu", "verdict": "pass"}]}
 JSON
 SH
-chmod +x "$work/bin/pipecheck"
+chmod +x "$work/bin/report"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
