@@ -25,7 +25,8 @@ constexpr const char* kPlainOp = "resize_plain";    // older probes: decode whol
 constexpr const char* kDctOp = "resize";            // older probes: DCT-scaled decode, then resize
 constexpr const char* kFullOp = "full";             // decode only
 constexpr const char* kHandoverOp = "handover";     // a batch from a worker process to the trainer
-constexpr const char* kInterpreterOp = "interpreter";  // the job's python, per sample, on tiny JPEGs
+constexpr const char* kInterpreterOp = "interpreter";  // the job's own loader in its python, as a worker (older: tiny JPEGs)
+constexpr const char* kInterpreterMainOp = "interpreter_main";  // the same as the training process runs it
 
 std::string param(const Measurement& m, const std::string& name) { return param_or_empty(m.params, name); }
 
@@ -52,7 +53,8 @@ struct Cases {
   std::set<int> threads;
   const Measurement* any = nullptr;  // one case, for the corpus facts every case carries
   const Measurement* handover = nullptr;
-  const Measurement* interpreter = nullptr;
+  const Measurement* interpreter = nullptr;       // as a DataLoader worker runs the loader
+  const Measurement* interpreter_main = nullptr;  // as the training process runs it (workers=0)
 
   const Measurement* find(const std::string& op, const std::string& set, int threads_) const {
     const auto it = by_key.find({op, set, threads_});
@@ -66,6 +68,7 @@ Cases index_cases(const std::vector<const Measurement*>& decode) {
     const std::string op = op_of(*m);
     if (m->unit == "images/s" && m->stats.median > 0 && op == kHandoverOp) cases.handover = m;
     if (m->unit == "images/s" && m->stats.median > 0 && op == kInterpreterOp) cases.interpreter = m;
+    if (m->unit == "images/s" && m->stats.median > 0 && op == kInterpreterMainOp) cases.interpreter_main = m;
     if (m->unit != "images/s" || m->stats.median <= 0 ||
         (op != kLoaderOp && op != kLoaderDctOp && op != kPlainOp && op != kDctOp && op != kFullOp)) {
       continue;
@@ -221,27 +224,54 @@ struct Delivered {
   double rate = 0;
   std::string words;
 };
-// The job's interpreter per sample, when the probe measured it, and its words.
-struct Interpreter {
+// One loader thread's seconds a sample, and its words. The probe's path at `threads` threads by
+// default; where the probe ran the job's own loader in its python (op interpreter, path job), that
+// is the cost a sample, slowed from 1 to `threads` threads (or sped up by DCT scaling) as the
+// probe's path was against its 1-thread rate `one_thread_rate` (0: not measured). Older probes measured the
+// interpreter on tiny JPEGs: its time is added to the probe's path.
+struct SampleCost {
   double seconds = 0;
   std::string words;
 };
-Interpreter interpreter_of(const Cases& cases) {
-  if (!cases.interpreter) return {0, ""};
-  const double seconds = 1 / cases.interpreter->stats.median;
-  return {seconds, " + the interpreter's own " + figure(seconds * 1000, "ms") + " (" + param(*cases.interpreter, "versions") +
-                       ", measured on 16x16 JPEGs)"};
+SampleCost sample_cost(double threads_rate, int threads, const Cases& cases, double scale, double one_thread_rate,
+                       bool training_process) {
+  const double probe_seconds = threads / threads_rate;
+  const Measurement* job = training_process && cases.interpreter_main ? cases.interpreter_main : cases.interpreter;
+  if (job && param(*job, "path") == "job") {
+    const double job_seconds = 1 / (job->stats.median * scale);
+    const double relative = one_thread_rate > 0 ? probe_seconds * one_thread_rate : 1.0;
+    SampleCost cost{job_seconds * relative, ""};
+    cost.words = figure(cost.seconds * 1000, "ms") + " (the job's own loader, " + param(*job, "versions") + ", on the probe's images" +
+                 (op_of(*job) == kInterpreterMainOp ? ", torch's default threads as the training process runs it" : ", as a worker") +
+                 ": " + figure(job_seconds * 1000, "ms") + " a sample";
+    if (one_thread_rate > 0) {
+      cost.words += std::abs(relative - 1) > 0.005 ? " x " + figure(relative) + " as the probe's path at " + threads_words(threads) +
+                                                        " against 1 (" + figure(probe_seconds * 1000, "ms") + " / " +
+                                                        figure(1000 / one_thread_rate, "ms") + ")"
+                                                  : "; the probe's path " + figure(probe_seconds * 1000, "ms");
+    }
+    cost.words += ")";
+    return cost;
+  }
+  SampleCost cost{probe_seconds, figure(probe_seconds * 1000, "ms")};
+  if (job) {
+    const double seconds = 1 / job->stats.median;
+    cost.seconds += seconds;
+    cost.words += " + the interpreter's own " + figure(seconds * 1000, "ms") + " (" + param(*job, "versions") + ", measured on 16x16 JPEGs)";
+  }
+  return cost;
 }
 
-Delivered deliver(double threads_rate, int threads, const Workload& w, const Cases& cases) {
+Delivered deliver(double threads_rate, int threads, const Workload& w, const Cases& cases, double scale,
+                  double one_thread_rate) {
   Delivered out;
-  const Interpreter interpreter = interpreter_of(cases);
   // One worker's seconds a sample, beside the others: the pixel work and the interpreter's.
-  const double per_sample = threads / threads_rate + interpreter.seconds;
+  const SampleCost cost = sample_cost(threads_rate, threads, cases, scale, one_thread_rate, w.workers && *w.workers == 0);
+  const double per_sample = cost.seconds;
   const std::string pixel_words = figure(threads / threads_rate * 1000, "ms");
-  const std::string sample_words = pixel_words + interpreter.words;
+  const std::string& sample_words = cost.words;
   const std::string unmeasured =
-      cases.interpreter ? "" : "; the training job's own interpreter time is not counted (--workload python=PATH measures it)";
+      cases.interpreter ? "" : "; the training job's own loader is not measured (--workload python=PATH runs it)";
   if (w.workers && *w.workers == 0) {
     if (w.batch && w.step_ms) {
       const double batch_seconds = *w.batch * per_sample + *w.step_ms / 1000;
@@ -278,7 +308,7 @@ Delivered deliver(double threads_rate, int threads, const Workload& w, const Cas
   }
   // CPU seconds a sample: the threads' own (T threads on fewer CPUs share them), the
   // interpreter's, the hand-over, and the training process's receipt of it.
-  const double cpu_per_sample = std::min(threads, cpus) / threads_rate + interpreter.seconds + handover + parent;
+  const double cpu_per_sample = per_sample * std::min(threads, cpus) / threads + handover + parent;
   const double cpu_rate = cpus / cpu_per_sample;
   if (workers + 1 > cpus && cpu_rate < worker_rate) {
     out.rate = cpu_rate;
@@ -328,12 +358,14 @@ DecodeMix decode_mix(const std::vector<const Measurement*>& decode, const Worklo
     text += ", " + threads_words(result.threads) + size_note + ": " + terms_words(bound, scale);
     text += bound.terms.size() > 1 || !bound.left_out.empty() ? ", weighted by file count = " : " = ";
     text += figure(threads_rate, "samples/s");
-    const Delivered delivered = deliver(threads_rate, result.threads, workload, cases);
+    const Mixed one_thread = has_loader ? mix(cases, kLoaderOp, counts, 1) : plain_measured ? mix(cases, kPlainOp, counts, 1) : Mixed{};
+    const double one_thread_rate = one_thread.rate ? *one_thread.rate * scale : 0;  // 0: not measured
+    const Delivered delivered = deliver(threads_rate, result.threads, workload, cases, scale, one_thread_rate);
     result.plain = delivered.rate;
     text += delivered.words;
     // DCT scaling: only where some decode of the dataset shrinks, and the figure is above the plain one.
     if (dct.rate && any_dct_case) {
-      const double dct_rate = deliver(*dct.rate * scale, result.threads, workload, cases).rate;
+      const double dct_rate = deliver(*dct.rate * scale, result.threads, workload, cases, scale, one_thread_rate).rate;
       if (dct_rate > *result.plain) {
         result.dct = dct_rate;
         text += "; achievable with DCT scaling (Pillow draft, DALI, OpenCV IMREAD_REDUCED): " + figure(dct_rate, "samples/s");

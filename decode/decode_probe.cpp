@@ -680,7 +680,7 @@ const std::vector<ProbeFlag> kFlags = {
     {"workers", "N", "the loader's worker count: measured beside the thread counts", whole_number(1, 4096)},
     {"decode", "accurate|fast", "libjpeg-turbo DCT and upsampling (default accurate)", one_of({"accurate", "fast"})},
     {"save-corpus", "DIR", "also write the generated JPEGs there (to decode the same bytes with tjbench)", some_text()},
-    {"python", "PATH|auto|none", "the training job's python: its per-sample interpreter time is measured on tiny JPEGs "
+    {"python", "PATH|auto|none", "the training job's python: its own loader (DataLoader, the transform) runs over the probe's images "
      "(auto: python3 on PATH when it has torch and torchvision; default none)",
      parsed_by([](const std::string& text) {
        if (text != "auto" && text != "none") choose_loader_python(text);
@@ -710,7 +710,7 @@ std::string register_cases(const ProbeOptions& options) {
   data.config.feeds_budget = options.last("budget") && *options.last("budget") == "yes";
   if (data.config.feeds_budget) {
     add_probe_context("pipecheck_decode_held_to_noise",
-                      "the loader's cases (loader, loader_dct, handover, interpreter): the training budget reads them");
+                      "the loader's cases (loader, loader_dct, handover, interpreter, interpreter_main): the training budget reads them");
   }
   data.config.quality = parse_int_flag(options, "quality", 90, 1, 100);
   const int count = parse_int_flag(options, "count", static_cast<int>(default_count(options.mode)), 1, 100000);
@@ -740,6 +740,7 @@ std::string register_cases(const ProbeOptions& options) {
     add_probe_context("pipecheck_decode_progressive_case", "progressive re-encode of the first " + std::to_string(spec.count) + " generated images");
   }
   describe_corpus(data.corpus, data.config);
+  data.config.corpus = &data.corpus;
   build_sets(data);
   register_benchmarks(data, thread_counts);
   register_handover_case(data.config);

@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <exception>
+#include <fstream>
 #include <memory>
 
 #include "core/case_messages.hpp"
+#include "core/errors.hpp"
 #include "core/probe_label.hpp"
 #include "core/repetition_rounds.hpp"
 #include "decode/batch_handover.hpp"
+#include "core/temporary_folder.hpp"
 #include "decode/loader_interpreter.hpp"
 
 namespace pipecheck {
@@ -80,24 +83,61 @@ void register_handover_case(const LoaderCaseConfig& config) {
 
 namespace {
 
-// The training job's interpreter per sample (decode/loader_interpreter.hpp): one Python process
-// for the probe's life, started by the case's first call; each iteration a batch, timed by the
-// CPU time of the interpreter's main thread.
+// The training job's own loader (decode/loader_interpreter.hpp): one Python process for the
+// probe's life, started by the case's first call, over the probe's images (a dataset's files where
+// they lie; a generated corpus written to a folder of the case's); each iteration a round of
+// samples, timed by the interpreter's own clock around them (wall time: with torch's default
+// threads the training process's loader spends some of it in torch's pool).
 struct InterpreterCase {
   std::string python;  // "" when --python is none or auto found none
+  std::unique_ptr<TemporaryFolder> written;  // a generated corpus's files
   std::unique_ptr<LoaderInterpreter> process;
-  std::string error;   // why it could not start; the case skips with it
+  int round_samples = 0;  // samples a round: the loader's batch, fewer for large images
+  std::string error;      // why it could not start; the case skips with it
 };
 InterpreterCase& interpreter_case() {
   static InterpreterCase c;
   return c;
 }
 
-void run_interpreter_case(benchmark::State& state, const LoaderCaseConfig& config) {
+// The images' files: a dataset's own, or the generated ones written out for the job's Pillow.
+std::vector<std::filesystem::path> corpus_files(const JpegCorpus& corpus, InterpreterCase& c) {
+  std::vector<std::filesystem::path> files;
+  if (corpus.source != "generated") {
+    for (const JpegImage& image : corpus.images) files.push_back(std::filesystem::path(corpus.source) / image.name);
+    return files;
+  }
+  c.written = std::make_unique<TemporaryFolder>("pipecheck-loader-images-");
+  for (const JpegImage& image : corpus.images) {
+    files.push_back(c.written->path() / image.name);
+    std::ofstream out(files.back(), std::ios::binary);
+    out.write(reinterpret_cast<const char*>(image.bytes.data()), static_cast<std::streamsize>(image.bytes.size()));
+    if (!out) throw RunError(errno_message("write", files.back().string(), errno));
+  }
+  return files;
+}
+
+// A round of about a quarter second at ~20 ns a pixel (this path's cost on a 2-vCPU VM), in whole
+// batches of the loader's size where they fit: 3840x2400 photos go one a batch, not 32 (4 s).
+int round_samples(const JpegCorpus& corpus, int batch) {
+  const auto [width, height] = corpus.median_dimensions();
+  const double seconds = std::max(1.0, double(width) * height) * 20e-9;
+  return std::clamp(static_cast<int>(0.25 / seconds), 1, batch);
+}
+
+void start_interpreter(InterpreterCase& c, const LoaderCaseConfig& config) {
+  if (!config.corpus || config.corpus->images.empty()) throw RunError("the loader's interpreter: the probe has no images");
+  c.round_samples = round_samples(*config.corpus, config.batch);
+  c.process = std::make_unique<LoaderInterpreter>(c.python, config.transform, c.round_samples, corpus_files(*config.corpus, c));
+}
+
+// torch_threads 1: as a DataLoader worker runs (it sets one); 0: torch's default, as the training
+// process runs the loader itself (workers=0).
+void run_interpreter_case(benchmark::State& state, const LoaderCaseConfig& config, int torch_threads) {
   InterpreterCase& c = interpreter_case();
   if (!c.process && c.error.empty()) {
     try {
-      c.process = std::make_unique<LoaderInterpreter>(c.python, config.transform, config.batch);
+      start_interpreter(c, config);
     } catch (const std::exception& error) {
       c.error = error.what();
     }
@@ -109,8 +149,8 @@ void run_interpreter_case(benchmark::State& state, const LoaderCaseConfig& confi
   double samples = 0;
   try {
     for (auto _ : state) {
-      const LoaderInterpreter::Round round = c.process->run(config.batch);
-      state.SetIterationTime(std::max(round.cpu_seconds, 1e-9));
+      const LoaderInterpreter::Round round = c.process->run(c.round_samples, torch_threads);
+      state.SetIterationTime(round.seconds);
       samples += round.samples;
     }
   } catch (const std::exception& error) {
@@ -120,14 +160,18 @@ void run_interpreter_case(benchmark::State& state, const LoaderCaseConfig& confi
   state.counters["images_per_second"] = benchmark::Counter(samples, benchmark::Counter::kIsRate);
   auto label = config.corpus_label;
   // Appended piece by piece: one long chain of + trips GCC 12's -Wrestrict false positive.
-  std::string what = "the training job's interpreter per sample: " + c.process->versions();
-  what += ", DataLoader(ImageFolder, num_workers=0, batch " + std::to_string(config.batch) + ") with crop ";
-  what += crop_mode_name(config.transform.crop) + " and " + tensor_kind_name(config.transform.tensor);
-  what += " tensors at 16x16 on 16x16 JPEGs, where pixel work is near nothing: its main thread's CPU time";
+  std::string what = "the training job's own loader: " + c.process->versions();
+  what += ", DataLoader(num_workers=0, batch " + std::to_string(c.round_samples) + ") over the probe's ";
+  what += std::to_string(config.corpus->images.size()) + " images, each as ImageFolder loads it, then ";
+  what += loader_transform_words(config.transform);
+  what += torch_threads == 1 ? ", one torch thread as in a DataLoader worker" : ", torch's default threads as in the training process";
   label["what"] = what;
-  label["op"] = "interpreter";
+  label["op"] = torch_threads == 1 ? "interpreter" : "interpreter_main";
+  label["path"] = "job";  // the whole per-sample path, pixels and all (older probes: tiny JPEGs)
   label["set"] = "all";
   label["threads"] = std::to_string(1);  // a literal here trips the same false positive
+  label["loader_batch"] = std::to_string(c.round_samples);
+  label["torch_threads"] = torch_threads == 1 ? "1" : "default";
   label["python"] = c.process->python();
   label["versions"] = c.process->versions();
   state.SetLabel(encode_label(label));
@@ -138,11 +182,19 @@ void run_interpreter_case(benchmark::State& state, const LoaderCaseConfig& confi
 void register_interpreter_case(const LoaderCaseConfig& config, const std::string& python) {
   interpreter_case().python = python;
   if (config.feeds_budget) hold_case_to_noise("decode/interpreter");
-  benchmark::RegisterBenchmark("decode/interpreter", [&config](benchmark::State& state) { run_interpreter_case(state, config); })
+  if (config.feeds_budget) hold_case_to_noise("decode/interpreter_main");
+  benchmark::RegisterBenchmark("decode/interpreter", [&config](benchmark::State& state) { run_interpreter_case(state, config, 1); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("decode/interpreter_main",
+                               [&config](benchmark::State& state) { run_interpreter_case(state, config, 0); })
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond);
 }
 
-void release_interpreter_case() { interpreter_case().process.reset(); }
+void release_interpreter_case() {
+  interpreter_case().process.reset();
+  interpreter_case().written.reset();
+}
 
 }  // namespace pipecheck

@@ -1,11 +1,12 @@
 // The decode probe's cases of a loader's processes beside its per-sample path: the hand-over of
-// each batch from a worker process to the training process, and the training job's own
-// interpreter time a sample (decode/loader_interpreter.hpp).
+// each batch from a worker process to the training process, and the training job's own loader
+// over the probe's images in the job's python (decode/loader_interpreter.hpp).
 #pragma once
 
 #include <map>
 #include <string>
 
+#include "decode/jpeg_corpus.hpp"
 #include "decode/loader_transform.hpp"
 
 namespace pipecheck {
@@ -17,6 +18,7 @@ struct LoaderCaseConfig {
   // The training budget reads these cases (`run --workload`, probe flag --budget yes): each is
   // held to the noise target, not stopped with the verdicts it is the reference of.
   bool feeds_budget = false;
+  const JpegCorpus* corpus = nullptr;  // the probe's images: the job's loader reads them too
 };
 
 // Register the cases with Google Benchmark; `config` must outlive them (read when they run).

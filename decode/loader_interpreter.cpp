@@ -22,45 +22,61 @@ namespace pipecheck {
 
 namespace {
 
-// argv: folder crop tensor batch. Writes 2 classes x 16 JPEGs of 16x16 into the folder, builds
-// the transform the workload names at a 16x16 train size, then answers each line N on stdin
-// with "cpu_seconds samples" for at least N samples through DataLoader(num_workers=0).
+// argv: list crop tensor batch width height resize_side. Reads the image files named one per
+// line in `list`, builds the workload's transform at the train size, then answers each line N on
+// stdin "N T" with "wall_seconds cpu_seconds samples" for at least N samples through
+// DataLoader(num_workers=0) over those files, each loaded as ImageFolder loads it (torchvision's
+// default_loader: pil_loader), with T torch threads (0: torch's default, as a training process
+// runs; a DataLoader worker sets 1).
 constexpr const char* kScript = R"PY(
-import os, sys, time
-folder, crop, tensor, batch = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+import sys, time
+listing, crop, tensor, batch = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+width, height, resize_side = int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
 import torch, torchvision
-from PIL import Image
-from torchvision import datasets, transforms as T
-torch.set_num_threads(1)
-for c in range(2):
-    os.makedirs(os.path.join(folder, "c%d" % c), exist_ok=True)
-    for i in range(16):
-        Image.new("RGB", (16, 16), (16 * i, 100 * c, 90)).save(os.path.join(folder, "c%d" % c, "%d.JPEG" % i), quality=90)
-side = 16
+from torchvision import transforms as T
+from torchvision.datasets.folder import default_loader
+default_threads = torch.get_num_threads()
+with open(listing) as f:
+    paths = [line.rstrip("\n") for line in f if line.strip()]
+size = (height, width)
 if crop == "random-resized":
-    steps = [T.RandomResizedCrop(side), T.RandomHorizontalFlip()]
+    steps = [T.RandomResizedCrop(size), T.RandomHorizontalFlip()]
 elif crop == "center":
-    steps = [T.Resize(side * 8 // 7), T.CenterCrop(side)]
+    steps = [T.Resize(resize_side), T.CenterCrop(size)]
 else:
-    steps = [T.Resize((side, side))]
+    steps = [T.Resize(size)]
 if tensor == "float32":
     steps += [T.ToTensor(), T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])]
 else:
     steps += [T.PILToTensor()]
-loader = torch.utils.data.DataLoader(datasets.ImageFolder(folder, T.Compose(steps)), batch_size=batch, shuffle=True, num_workers=0)
+class Files(torch.utils.data.Dataset):
+    """ImageFolder's __getitem__ over the probe's files: load, transform, the class index."""
+    def __init__(self, paths, transform):
+        self.paths, self.transform = paths, transform
+    def __len__(self):
+        return len(self.paths)
+    def __getitem__(self, index):
+        return self.transform(default_loader(self.paths[index])), 0
+loader = torch.utils.data.DataLoader(Files(paths, T.Compose(steps)), batch_size=batch, shuffle=True, num_workers=0)
 def batches():
     while True:
         for images, labels in loader:
+            if tuple(images.shape[1:]) != (3, height, width):
+                raise SystemExit("a batch of shape %s, expected (N, 3, %d, %d)" % (tuple(images.shape), height, width))
             yield images.shape[0]
 it = batches()
-next(it)
+start, warm = time.perf_counter(), 0
+while warm < 2 or time.perf_counter() - start < 1.0:  # a job's steady state: allocator and caches warm
+    next(it)
+    warm += 1
 print("ready python3 %s, torch %s, torchvision %s" % (sys.version.split()[0], torch.__version__, torchvision.__version__), flush=True)
 for line in sys.stdin:
-    wanted, seen = int(line), 0
-    start = time.thread_time()
+    wanted, threads = map(int, line.split())
+    torch.set_num_threads(threads or default_threads)
+    seen, start, cpu = 0, time.perf_counter(), time.thread_time()
     while seen < wanted:
         seen += next(it)
-    print("%.9f %d" % (time.thread_time() - start, seen), flush=True)
+    print("%.9f %.9f %d" % (time.perf_counter() - start, time.thread_time() - cpu, seen), flush=True)
 )PY";
 
 bool executable_file(const std::string& path) {
@@ -118,13 +134,22 @@ std::string choose_loader_python(const std::string& wanted) {
 }
 
 LoaderInterpreter::LoaderInterpreter(const std::string& python, const LoaderTransform& transform, int batch,
-                                     double timeout_seconds)
+                                     const std::vector<std::filesystem::path>& files, double timeout_seconds)
     : python_(python), folder_("pipecheck-interpreter-"), timeout_seconds_(timeout_seconds) {
+  if (files.empty()) throw RunError("the loader's interpreter: no image files to load");
+  const std::filesystem::path listing = folder_.path() / "files";
+  {
+    std::ofstream out(listing);
+    for (const auto& file : files) out << std::filesystem::absolute(file).string() << "\n";
+    if (!out) throw RunError(errno_message("write", listing.string(), errno));
+  }
   int down[2], up[2];
   if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0) throw RunError(errno_message("pipe", "the loader's interpreter", errno));
-  const std::string data = (folder_.path() / "images").string(), errors = (folder_.path() / "stderr").string();
-  const std::vector<std::string> args = {python, "-c", kScript, data, crop_mode_name(transform.crop),
-                                         tensor_kind_name(transform.tensor), std::to_string(batch)};
+  const std::string errors = (folder_.path() / "stderr").string();
+  const std::vector<std::string> args = {python, "-c", kScript, listing.string(), crop_mode_name(transform.crop),
+                                         tensor_kind_name(transform.tensor), std::to_string(batch),
+                                         std::to_string(transform.width), std::to_string(transform.height),
+                                         std::to_string(center_resize_side(transform))};
   std::vector<char*> argv;  // made before fork: the child of a threaded process must not allocate
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -192,15 +217,16 @@ std::string LoaderInterpreter::read_line(double timeout_seconds) {
   }
 }
 
-LoaderInterpreter::Round LoaderInterpreter::run(int samples) {
-  const std::string ask = std::to_string(samples) + "\n";
+LoaderInterpreter::Round LoaderInterpreter::run(int samples, int torch_threads) {
+  const std::string ask = std::to_string(samples) + " " + std::to_string(torch_threads) + "\n";
   if (write(to_child_, ask.data(), ask.size()) != static_cast<ssize_t>(ask.size())) {
     throw RunError(python_ + ": the loader's interpreter stopped listening: " + last_line_of(folder_.path() / "stderr"));
   }
   const std::string answer = read_line(timeout_seconds_);
   Round round;
   std::istringstream in(answer);
-  if (!(in >> round.cpu_seconds >> round.samples) || round.samples < samples || round.cpu_seconds < 0) {
+  if (!(in >> round.seconds >> round.cpu_seconds >> round.samples) || round.samples < samples || round.seconds <= 0 ||
+      round.cpu_seconds < 0) {
     const std::string why = last_line_of(folder_.path() / "stderr");
     throw RunError(python_ + ": the loader's interpreter answered '" + answer + "'" + (why.empty() ? "" : ": " + why));
   }

@@ -1,15 +1,22 @@
-// The training job's own interpreter, per sample. A torchvision loader spends, beside the pixel
-// work the decode probe replays, Python's time on every sample: ImageFolder's __getitem__, Pillow's
-// Python side of open/load/convert/crop/resize, RandomResizedCrop's draws through torch, each
-// transform's dispatch, collate. Measured on a 2-vCPU VM it was 0.35 ms of the 4.3 ms a small
-// ImageNet-like sample cost, so a budget without it stood 1.3x above the real DataLoader.
-// This runs the job's Python (the workload's python=, or python3 on PATH) on the same
-// DataLoader and transform over 16x16 JPEGs, where pixel work is nearly nothing: what is left is
-// the interpreter's share, which the budget adds to each sample.
+// The training job's own loader, run by the job's own Python. The decode probe replays a torchvision
+// loader's per-sample path in C++ (decode/loader_transform.hpp), which tells what that path
+// attains; the job runs Pillow's and torch's builds of it, with Python's time on every sample
+// (ImageFolder's __getitem__, RandomResizedCrop's draws through torch, each transform's dispatch,
+// collate). On a 2-vCPU VM the probe's path plus the interpreter's own time on 16x16 JPEGs came
+// to 3.7 ms of the 5.3 ms a small ImageNet-like sample cost the real DataLoader: Pillow's
+// resample ran 22% slower than the probe's (the same arithmetic, another build), torch's tensor
+// passes and collate another 0.3 ms. So the budget reads the job's loader itself: the job's
+// python (the workload's python=, or python3 on PATH) runs DataLoader(num_workers=0) with the
+// workload's transform over the probe's own images, and its time a sample is what one loader
+// costs the job: with torch's default threads as the training process runs it (workers=0), with
+// one as a DataLoader worker sets (at 224x224 the default threads took 10% less on 2 vCPUs).
 #pragma once
 
-#include <string>
 #include <sys/types.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
 
 #include "core/temporary_folder.hpp"
 #include "decode/loader_transform.hpp"
@@ -21,24 +28,28 @@ namespace pipecheck {
 // for a named path that is not an executable file.
 std::string choose_loader_python(const std::string& wanted);
 
-// One Python process running the loader over tiny JPEGs (its own temporary folder), asked for
-// samples round by round; its main thread's CPU time is the interpreter's share.
+// One Python process running the job's loader over `files`, asked for samples round by round; its
+// time a sample is one loader's.
 class LoaderInterpreter {
  public:
-  // Starts `python`; throws RunError naming it and its last line of stderr when it cannot import
-  // torch and torchvision or does not answer within `timeout_seconds`.
-  LoaderInterpreter(const std::string& python, const LoaderTransform& transform, int batch, double timeout_seconds = 60);
+  // Starts `python` on the JPEG `files` (read in a shuffled order, batches of `batch`); throws
+  // RunError naming it and its last line of stderr when it cannot import torch and torchvision,
+  // load the files or does not answer within `timeout_seconds`.
+  LoaderInterpreter(const std::string& python, const LoaderTransform& transform, int batch,
+                    const std::vector<std::filesystem::path>& files, double timeout_seconds = 60);
   ~LoaderInterpreter();
   LoaderInterpreter(const LoaderInterpreter&) = delete;
   LoaderInterpreter& operator=(const LoaderInterpreter&) = delete;
 
-  // Runs at least `samples` samples (whole batches) through the loader: the main thread's CPU
-  // seconds and the samples run. Throws RunError when the process dies or answers nonsense.
+  // Runs at least `samples` samples (whole batches) through the loader with `torch_threads` torch
+  // threads (0: torch's default): the seconds they took, the main thread's CPU seconds and the
+  // samples run. Throws RunError when the process dies or answers nonsense.
   struct Round {
+    double seconds = 0;
     double cpu_seconds = 0;
     int samples = 0;
   };
-  Round run(int samples);
+  Round run(int samples, int torch_threads);
   // "python3 3.11.2, torch 1.13.0a0, torchvision 0.14.1a0"
   const std::string& versions() const { return versions_; }
   const std::string& python() const { return python_; }

@@ -1,7 +1,8 @@
-// The training job's interpreter as a real child process: Debian's python3 with torch and
-// torchvision runs the loader over tiny JPEGs and answers with its CPU time (skipped where they
-// are not installed, as on CI); a python that cannot run the script is named with its error; a
-// path that is not a program is a usage error.
+// The training job's own loader as a real child process: Debian's python3 with torch and
+// torchvision runs DataLoader with the workload's transform over real JPEG files and answers with
+// its CPU time (skipped where they are not installed, as on CI); a file it cannot load and a
+// python that cannot run the script are named with their error; a path that is not a program is
+// a usage error.
 #include "decode/loader_interpreter.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,8 @@
 #include <fstream>
 
 #include "core/errors.hpp"
+#include "core/temporary_folder.hpp"
+#include "decode/jpeg_corpus.hpp"
 
 namespace pipecheck {
 namespace {
@@ -19,6 +22,21 @@ const char* kDebianPython = "/usr/bin/python3";
 
 bool debian_torchvision() { return access(kDebianPython, X_OK) == 0 && choose_loader_python(kDebianPython) == kDebianPython &&
                                    std::system("/usr/bin/python3 -c 'import torch, torchvision' >/dev/null 2>&1") == 0; }
+
+// `count` generated JPEGs of `width` x `height` written to `folder`: their paths.
+std::vector<std::filesystem::path> write_jpegs(const std::filesystem::path& folder, int count, int width, int height) {
+  GeneratedCorpusSpec spec;
+  spec.width = width;
+  spec.height = height;
+  spec.count = static_cast<std::size_t>(count);
+  std::vector<std::filesystem::path> files;
+  for (const JpegImage& image : generate_jpeg_corpus(spec).images) {
+    files.push_back(folder / image.name);
+    std::ofstream(files.back(), std::ios::binary)
+        .write(reinterpret_cast<const char*>(image.bytes.data()), static_cast<std::streamsize>(image.bytes.size()));
+  }
+  return files;
+}
 
 TEST(LoaderInterpreter, ChoosesNoneAutoOrAProgram) {
   EXPECT_EQ(choose_loader_python("none"), "");
@@ -41,20 +59,47 @@ TEST(LoaderInterpreter, ChoosesNoneAutoOrAProgram) {
 
 TEST(LoaderInterpreter, MeasuresTheLoadersOwnTimeASample) {
   if (!debian_torchvision()) GTEST_SKIP() << "no /usr/bin/python3 with torch and torchvision";
-  LoaderTransform transform;
-  std::filesystem::path folder;
-  {
-    LoaderInterpreter python(kDebianPython, transform, 8);
+  TemporaryFolder folder("pipecheck-interpreter-test-");
+  const auto files = write_jpegs(folder.path(), 6, 320, 240);
+  for (const CropMode crop : {CropMode::random_resized, CropMode::center, CropMode::none}) {
+    LoaderTransform transform;
+    transform.width = 64;
+    transform.height = 48;
+    transform.crop = crop;
+    LoaderInterpreter python(kDebianPython, transform, 4, files);
     EXPECT_EQ(python.versions().rfind("python3 3.", 0), 0u) << python.versions();
     EXPECT_NE(python.versions().find("torchvision"), std::string::npos) << python.versions();
-    const LoaderInterpreter::Round round = python.run(20);
-    EXPECT_EQ(round.samples, 24);  // whole batches of 8
-    // Tens of microseconds to a few milliseconds a sample: Python's time, not pixel work.
-    EXPECT_GT(round.cpu_seconds / round.samples, 10e-6);
-    EXPECT_LT(round.cpu_seconds / round.samples, 20e-3);
-    const LoaderInterpreter::Round again = python.run(8);
-    EXPECT_EQ(again.samples, 8);
+    for (const int torch_threads : {1, 0}) {  // a worker's one thread, the training process's default
+      const LoaderInterpreter::Round round = python.run(10, torch_threads);
+      // Whole batches of 4 (an epoch of 6 ends in a batch of 2): at least 10, less than a batch over.
+      EXPECT_GE(round.samples, 10);
+      EXPECT_LT(round.samples, 14);
+      // A 320x240 JPEG's decode, crop, resize and tensor: more than the interpreter's own tens of
+      // microseconds, less than 50 ms; its main thread's CPU time within the time it took.
+      EXPECT_GT(round.seconds / round.samples, 100e-6);
+      EXPECT_LT(round.seconds / round.samples, 50e-3);
+      EXPECT_GT(round.cpu_seconds, 0);
+      EXPECT_LE(round.cpu_seconds, round.seconds * 1.05);
+    }
   }
+}
+
+// A file that is no image: the loader's own error, named, when the process starts (it loads a
+// batch before it answers) or at the latest in a round.
+TEST(LoaderInterpreter, AFileTheLoaderCannotReadIsNamed) {
+  if (!debian_torchvision()) GTEST_SKIP() << "no /usr/bin/python3 with torch and torchvision";
+  TemporaryFolder folder("pipecheck-interpreter-test-");
+  const std::filesystem::path bad = folder.path() / "not-a-jpeg.jpg";
+  std::ofstream(bad) << "not a JPEG";
+  LoaderTransform transform;
+  try {
+    LoaderInterpreter python(kDebianPython, transform, 1, {bad});
+    python.run(1, 1);
+    FAIL() << "a file that is no image was loaded";
+  } catch (const RunError& error) {
+    EXPECT_NE(std::string(error.what()).find("cannot identify image file"), std::string::npos) << error.what();
+  }
+  EXPECT_THROW(LoaderInterpreter(kDebianPython, transform, 1, {}), RunError);
 }
 
 TEST(LoaderInterpreter, APythonThatCannotRunTheLoaderIsNamed) {
@@ -67,7 +112,7 @@ TEST(LoaderInterpreter, APythonThatCannotRunTheLoaderIsNamed) {
   std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
   LoaderTransform transform;
   try {
-    LoaderInterpreter python(fake.string(), transform, 8, 10);
+    LoaderInterpreter python(fake.string(), transform, 8, {fake}, 10);
     FAIL() << "a python without torch started";
   } catch (const RunError& error) {
     EXPECT_EQ(std::string(error.what()),
