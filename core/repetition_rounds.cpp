@@ -208,6 +208,7 @@ std::unique_ptr<benchmark::BenchmarkReporter> file_reporter(const std::string& f
 
 void report_all(benchmark::BenchmarkReporter& reporter, const std::vector<CaseRuns>& cases) {
   benchmark::BenchmarkReporter::Context context;
+  context.name_field_width = 0;  // Context() leaves it unset: Google Benchmark's runner sets it
   for (const auto& c : cases) context.name_field_width = std::max(context.name_field_width, c.name.size() + 2);
   if (!reporter.ReportContext(context)) return;
   for (const auto& c : cases) {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "core/benchmark_json.hpp"
@@ -111,6 +112,29 @@ TEST(RepetitionRounds, GoogleBenchmarksOwnFlagsStillWork) {
   const Ran bad = run_hostmem(scratch, {"--pipecheck_target_noise=0"});
   EXPECT_EQ(bad.process.exit_code, 2);
   EXPECT_NE(bad.err.find("--pipecheck_target_noise=0"), std::string::npos) << bad.err;
+}
+
+// The console table's name column is as wide as the longest name: the rounds' report once
+// handed Google Benchmark a context whose width was never set, and a decode probe printed 8.6 GB
+// of padding for eight rows.
+TEST(RepetitionRounds, TheConsoleTableIsAsWideAsItsLongestName) {
+  if (!fs::exists(kProbe)) GTEST_SKIP() << "pipecheck-hostmem not built";
+  Scratch scratch;
+  const Ran ran = run_hostmem(scratch, {"--pipecheck_repetitions=2", "--benchmark_format=console", "--benchmark_color=false"});
+  ASSERT_TRUE(ran.process.ok()) << ran.process.describe() << "\n" << ran.err.substr(0, 2000);
+  ASSERT_LT(ran.out.size(), 64u * 1024) << ran.out.substr(0, 2000);
+  std::vector<std::string> rows;
+  std::istringstream lines(ran.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("hostmem/", 0) == 0) rows.push_back(line);
+  }
+  ASSERT_FALSE(rows.empty()) << ran.out;
+  std::size_t longest_name = 0;
+  for (const std::string& row : rows) longest_name = std::max(longest_name, row.find(' '));
+  for (const std::string& row : rows) {  // the name, its padding, then the time column's digits
+    const std::size_t column = row.find_first_not_of(' ', row.find(' '));
+    EXPECT_LE(column, longest_name + 2 + 12) << row.substr(0, 200);
+  }
 }
 
 TEST(RepetitionRounds, ExactNamePatternsMatchOnlyThemselves) {
