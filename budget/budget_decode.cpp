@@ -350,7 +350,10 @@ DecodeMix decode_mix(const std::vector<const Measurement*>& decode, const Worklo
     if (std::get<0>(key) == kLoaderDctOp || std::get<0>(key) == kDctOp) any_dct_case = true;
   }
   const std::string train = probe_train.empty() ? "the training size" : probe_train;
-  std::string text = has_loader ? "the loader's path (decode whole, " + (transform.empty() ? train : transform) + ")"
+  // Where the job's own loader was measured, the probe's path only scales it (threads, DCT).
+  const bool job_measured = cases.interpreter && param(*cases.interpreter, "path") == "job";
+  std::string text = has_loader ? std::string(job_measured ? "the probe's replay of " : "") + "the loader's path (decode whole, " +
+                                      (transform.empty() ? train : transform) + ")"
                      : plain_measured ? "decode whole + resize to " + train + " (an older probe: no crop, no tensor)"
                                       : "full decode (no loader path measured: an upper bound of it)";
   if (bound.rate) {
