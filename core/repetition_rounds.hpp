@@ -38,6 +38,10 @@ void keep_registration_order();
 // held. Called from register_cases.
 void hold_case_to_noise(const std::string& name);
 
+// One-time set-up a case ran inside a call (a child process it started and warmed up): not
+// counted against its group's time cap, which is for repetitions. Called from the case's run.
+void exclude_from_case_time(double seconds);
+
 // What the judge makes of the repetitions so far: given the Google Benchmark JSON document of
 // every case's runs up to now (what the driver will parse), the decision per measurement key
 // (core/benchmark_json measurement_key) of each figure it judges. judge/verdict_decider makes one.
