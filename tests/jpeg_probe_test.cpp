@@ -273,6 +273,23 @@ TEST(JpegProbe, InterpreterCaseRunsTheJobsPython) {
   EXPECT_NE(label.at("versions").find("torchvision"), std::string::npos) << label.at("versions");
 }
 
+// The probe as a child with `args`, an unreachable noise target and the shortest calls: its
+// measurements by key (a failed run is a test failure, with its stderr).
+std::map<std::string, Measurement> decode_measurements(const fs::path& folder, const std::vector<std::string>& args) {
+  ProcessSpec spec;
+  spec.argv = {std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode", "--benchmark_min_time=0.005", "--benchmark_format=json",
+               "--pipecheck_target_noise=0.000001"};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.stdout_path = folder / "out";
+  spec.stderr_path = folder / "err";
+  spec.time_limit = std::chrono::seconds(120);
+  const ProcessResult process = run_process(spec);
+  EXPECT_TRUE(process.ok()) << process.describe() << "\n" << read_file(folder / "err");
+  std::map<std::string, Measurement> by_key;
+  for (auto& m : parse_benchmark_json(read_file(folder / "out"), "decode").measurements) by_key[m.key] = m;
+  return by_key;
+}
+
 // With verdicts to decide, the loader's 1-thread rate stops with the scaling verdict it is the
 // reference of; the budget reads it, so --budget yes holds it (and the hand-over) to the noise
 // target: an unreachable target keeps them going to the maximum, and their stop says why.
@@ -283,21 +300,10 @@ TEST(JpegProbe, TheBudgetsFiguresAreHeldToTheNoiseTarget) {
   inventory.cpu.physical_cores = 2;
   write_file_atomically(scratch.path / "inventory.json", nlohmann::json(inventory).dump());
   const auto run_with = [&](const std::string& budget) {
-    ProcessSpec spec;
-    spec.argv = {std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode", "--benchmark_min_time=0.005",
-                 "--benchmark_format=json", "--pipecheck_min_repetitions=3", "--pipecheck_max_repetitions=6",
-                 "--pipecheck_target_noise=0.000001",
-                 "--pipecheck_verdict_inventory=" + (scratch.path / "inventory.json").string(), "--count", "2",
-                 "--size", "320x240", "--threads", "1,2", "--budget", budget,
-                 "--benchmark_filter=^decode/(full|loader|handover)/"};
-    spec.stdout_path = scratch.path / "out";
-    spec.stderr_path = scratch.path / "err";
-    spec.time_limit = std::chrono::seconds(120);
-    const ProcessResult process = run_process(spec);
-    EXPECT_TRUE(process.ok()) << process.describe() << "\n" << read_file(scratch.path / "err");
-    std::map<std::string, Measurement> by_key;
-    for (auto& m : parse_benchmark_json(read_file(scratch.path / "out"), "decode").measurements) by_key[m.key] = m;
-    return by_key;
+    return decode_measurements(scratch.path, {"--pipecheck_min_repetitions=3", "--pipecheck_max_repetitions=6",
+                                              "--pipecheck_verdict_inventory=" + (scratch.path / "inventory.json").string(),
+                                              "--count", "2", "--size", "320x240", "--threads", "1,2", "--budget", budget,
+                                              "--benchmark_filter=^decode/(full|loader|handover)/"});
   };
   const std::string held = "(another figure is computed from it)";
   auto ran = run_with("yes");
@@ -323,18 +329,10 @@ TEST(JpegProbe, ThePythonsStartIsNotCountedAgainstACasesTimeCap) {
     GTEST_SKIP() << "no /usr/bin/python3 with torch and torchvision";
   }
   Scratch scratch;
-  ProcessSpec spec;
-  spec.argv = {std::string(PIPECHECK_BIN_DIR) + "/pipecheck-decode", "--benchmark_min_time=0.005", "--benchmark_format=json",
-               "--pipecheck_min_repetitions=2", "--pipecheck_max_repetitions=12", "--pipecheck_target_noise=0.000001",
-               "--pipecheck_case_seconds=1", "--count", "2", "--size", "64x48", "--batch", "4", "--budget", "yes",
-               "--python", "/usr/bin/python3", "--benchmark_filter=^decode/interpreter"};
-  spec.stdout_path = scratch.path / "out";
-  spec.stderr_path = scratch.path / "err";
-  spec.time_limit = std::chrono::seconds(120);
-  const ProcessResult process = run_process(spec);
-  ASSERT_TRUE(process.ok()) << process.describe() << "\n" << read_file(scratch.path / "err");
-  std::map<std::string, Measurement> by_key;
-  for (auto& m : parse_benchmark_json(read_file(scratch.path / "out"), "decode").measurements) by_key[m.key] = m;
+  auto by_key = decode_measurements(scratch.path, {"--pipecheck_min_repetitions=2", "--pipecheck_max_repetitions=12",
+                                                   "--pipecheck_case_seconds=1", "--count", "2", "--size", "64x48", "--batch",
+                                                   "4", "--budget", "yes", "--python", "/usr/bin/python3",
+                                                   "--benchmark_filter=^decode/interpreter"});
   for (const std::string key : {"decode/interpreter", "decode/interpreter_main"}) {
     ASSERT_TRUE(by_key.count(key)) << key << " missing: " << read_file(scratch.path / "out").substr(0, 2000);
     EXPECT_EQ(by_key[key].repetitions.size(), 12u) << key << ": " << by_key[key].stopping;
