@@ -31,6 +31,8 @@ std::size_t JpegCorpus::total_bytes() const {
 
 bool JpegHeader::cmyk() const { return is_cmyk_colorspace(colorspace); }
 
+const char* JpegHeader::set_name() const { return cmyk() ? "cmyk" : progressive ? "progressive" : "baseline"; }
+
 std::size_t JpegCorpus::progressive_count() const {
   return static_cast<std::size_t>(std::count_if(images.begin(), images.end(), [](const JpegImage& i) {
     return i.header.progressive && !i.header.cmyk();

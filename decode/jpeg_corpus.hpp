@@ -22,6 +22,8 @@ struct JpegHeader {
   int colorspace = -1;   // TJCS_YCbCr, TJCS_CMYK, TJCS_YCCK, ...; -1 when unknown
   // CMYK or YCCK: decoded through CMYK to RGB, a set of its own in the probe.
   bool cmyk() const;
+  // The probe's image set this header falls in: "cmyk", else "progressive", else "baseline".
+  const char* set_name() const;
 };
 
 struct JpegImage {
