@@ -11,7 +11,9 @@
 #include <set>
 #include <tuple>
 
+#include "budget/job_loader_time.hpp"
 #include "core/figure_text.hpp"
+#include "core/median_interval.hpp"
 #include "core/stage_names.hpp"
 
 namespace pipecheck {
@@ -224,32 +226,81 @@ struct Delivered {
   double rate = 0;
   std::string words;
 };
+// How much slower the probe's path runs a sample at T threads than at 1, for the dataset's mix:
+// each set's pair-by-pair ratios (repetition i of 1 and of T threads ran side by side: the
+// machine's drift cancels), their median and its 95% interval, weighted by the set's share of
+// the 1-thread time. The budget is an upper bound: within its noise of 1 the threads are taken as
+// not slowing each other; beyond it, at the interval's end nearest 1.
+struct PathScale {
+  double factor = 1;
+  std::string words;  // "" when there is nothing to say (1 thread, nothing measured)
+};
+PathScale thread_slowdown(const Cases& cases, const std::string& op, const std::map<std::string, int>& counts, int threads) {
+  if (threads <= 1) return {};
+  double weight_sum = 0, median = 0, low = 0, high = 0;
+  int pairs = 0;
+  bool paired = false;  // some set's repetitions ran side by side; else the ratio of the medians
+  for (const auto& [set, count] : counts) {
+    const Measurement* one = cases.find(op, set, 1);
+    const Measurement* many = cases.find(op, set, threads);
+    if (count <= 0 || !one || !many || one->stats.median <= 0 || many->stats.median <= 0) continue;
+    std::vector<double> ratios;
+    if (one->interleaved && many->interleaved && one->repetitions.size() == many->repetitions.size()) {
+      for (std::size_t i = 0; i < one->repetitions.size(); ++i) {
+        if (many->repetitions[i] > 0) ratios.push_back(threads * one->repetitions[i] / many->repetitions[i]);
+      }
+    }
+    if (ratios.size() < 2) ratios = {threads * one->stats.median / many->stats.median};  // older: the medians
+    else paired = true;
+    std::vector<double> sorted = ratios;
+    std::sort(sorted.begin(), sorted.end());
+    const double mid = sorted.size() % 2 ? sorted[sorted.size() / 2] : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
+    const auto interval = median_interval(ratios);
+    const double weight = count / one->stats.median;  // the set's seconds at 1 thread
+    weight_sum += weight;
+    median += weight * mid;
+    low += weight * (interval ? interval->low : mid);
+    high += weight * (interval ? interval->high : mid);
+    pairs += static_cast<int>(ratios.size());
+  }
+  if (weight_sum <= 0) return {1, "; the probe's path not measured at 1 and " + threads_words(threads) + ": taken as not slowed"};
+  median /= weight_sum, low /= weight_sum, high /= weight_sum;
+  PathScale scale;
+  scale.factor = low > 1 ? low : high < 1 ? high : 1.0;
+  const std::string measured = "the probe's path at " + threads_words(threads) + " against 1: " + figure(median) +
+                               (paired ? " [" + figure(low) + ", " + figure(high) + "] (" + std::to_string(pairs) + " pairs)"
+                                       : std::string(" (the ratio of its medians)"));
+  scale.words = !paired          ? " x " + figure(scale.factor) + " (" + measured + ")"
+                : low <= 1 && high >= 1 ? " x 1 (" + measured + ", within its noise of 1)"
+                                        : " x " + figure(scale.factor) + " (" + measured + ", its end nearest 1)";
+  return scale;
+}
+
 // One loader thread's seconds a sample, and its words. The probe's path at `threads` threads by
 // default; where the probe ran the job's own loader in its python (op interpreter, path job), that
-// is the cost a sample, slowed from 1 to `threads` threads (or sped up by DCT scaling) as the
-// probe's path was against its 1-thread rate `one_thread_rate` (0: not measured). Older probes measured the
-// interpreter on tiny JPEGs: its time is added to the probe's path.
+// is the cost a sample, scaled by `path` (slowed from 1 to `threads` threads; for the DCT line
+// also sped up as DCT scaling speeds the probe's path). Older probes measured the interpreter on
+// tiny JPEGs: its time is added to the probe's path.
 struct SampleCost {
   double seconds = 0;
   std::string words;
 };
-SampleCost sample_cost(double threads_rate, int threads, const Cases& cases, double scale, double one_thread_rate,
-                       bool training_process) {
+SampleCost sample_cost(double threads_rate, int threads, const Cases& cases, double scale, const PathScale& path,
+                       bool training_process, const std::map<std::string, int>& counts) {
   const double probe_seconds = threads / threads_rate;
   const Measurement* job = training_process && cases.interpreter_main ? cases.interpreter_main : cases.interpreter;
   if (job && param(*job, "path") == "job") {
-    const double job_seconds = 1 / (job->stats.median * scale);
-    const double relative = one_thread_rate > 0 ? probe_seconds * one_thread_rate : 1.0;
-    SampleCost cost{job_seconds * relative, ""};
+    // Each set's mean weighted by the dataset's files where the probe kept them; older: the median round.
+    const std::optional<JobLoaderTime> sets = job_loader_time(*job, counts);
+    // The training process's loader also collates in the DataLoader; a worker's collate is the hand-over's.
+    const double other = sets && training_process ? sets->other_seconds : 0;
+    const double job_seconds = (sets ? sets->fastest_seconds + other : 1 / job->stats.median) / scale;
+    SampleCost cost{job_seconds * path.factor, ""};
     cost.words = figure(cost.seconds * 1000, "ms") + " (the job's own loader, " + param(*job, "versions") + ", on the probe's images" +
                  (op_of(*job) == kInterpreterMainOp ? ", torch's default threads as the training process runs it" : ", as a worker") +
-                 ": " + figure(job_seconds * 1000, "ms") + " a sample";
-    if (one_thread_rate > 0) {
-      cost.words += std::abs(relative - 1) > 0.005 ? " x " + figure(relative) + " as the probe's path at " + threads_words(threads) +
-                                                        " against 1 (" + figure(probe_seconds * 1000, "ms") + " / " +
-                                                        figure(1000 / one_thread_rate, "ms") + ")"
-                                                  : "; the probe's path " + figure(probe_seconds * 1000, "ms");
-    }
+                 ": " + (sets ? sets->words + (other > 0 ? " + its DataLoader's collate " + figure(other * 1000, "ms") : std::string()) + "; "
+                              : std::string()) +
+                 figure(job_seconds * 1000, "ms") + " a sample" + path.words;
     cost.words += ")";
     return cost;
   }
@@ -263,10 +314,10 @@ SampleCost sample_cost(double threads_rate, int threads, const Cases& cases, dou
 }
 
 Delivered deliver(double threads_rate, int threads, const Workload& w, const Cases& cases, double scale,
-                  double one_thread_rate) {
+                  const PathScale& path, const std::map<std::string, int>& counts) {
   Delivered out;
   // One worker's seconds a sample, beside the others: the pixel work and the interpreter's.
-  const SampleCost cost = sample_cost(threads_rate, threads, cases, scale, one_thread_rate, w.workers && *w.workers == 0);
+  const SampleCost cost = sample_cost(threads_rate, threads, cases, scale, path, w.workers && *w.workers == 0, counts);
   const double per_sample = cost.seconds;
   const std::string pixel_words = figure(threads / threads_rate * 1000, "ms");
   const std::string& sample_words = cost.words;
@@ -361,14 +412,16 @@ DecodeMix decode_mix(const std::vector<const Measurement*>& decode, const Worklo
     text += ", " + threads_words(result.threads) + size_note + ": " + terms_words(bound, scale);
     text += bound.terms.size() > 1 || !bound.left_out.empty() ? ", weighted by file count = " : " = ";
     text += figure(threads_rate, "samples/s");
-    const Mixed one_thread = has_loader ? mix(cases, kLoaderOp, counts, 1) : plain_measured ? mix(cases, kPlainOp, counts, 1) : Mixed{};
-    const double one_thread_rate = one_thread.rate ? *one_thread.rate * scale : 0;  // 0: not measured
-    const Delivered delivered = deliver(threads_rate, result.threads, workload, cases, scale, one_thread_rate);
+    const PathScale slowdown = plain_measured ? thread_slowdown(cases, has_loader ? kLoaderOp : kPlainOp, counts, result.threads)
+                                              : PathScale{};
+    const Delivered delivered = deliver(threads_rate, result.threads, workload, cases, scale, slowdown, counts);
     result.plain = delivered.rate;
     text += delivered.words;
     // DCT scaling: only where some decode of the dataset shrinks, and the figure is above the plain one.
     if (dct.rate && any_dct_case) {
-      const double dct_rate = deliver(*dct.rate * scale, result.threads, workload, cases, scale, one_thread_rate).rate;
+      // The job's own time sped up as DCT scaling speeds the probe's path at these threads.
+      const PathScale dct_path{slowdown.factor * threads_rate / (*dct.rate * scale), ""};
+      const double dct_rate = deliver(*dct.rate * scale, result.threads, workload, cases, scale, dct_path, counts).rate;
       if (dct_rate > *result.plain) {
         result.dct = dct_rate;
         text += "; achievable with DCT scaling (Pillow draft, DALI, OpenCV IMREAD_REDUCED): " + figure(dct_rate, "samples/s");

@@ -111,9 +111,12 @@ ParsedBenchmarks parse_benchmark_json(const std::string& text, const std::string
     auto it = std::find_if(cases.begin(), cases.end(),
                            [&](const CaseRuns& c) { return c.run_name == run_name; });
     if (it == cases.end()) {
-      cases.push_back({run_name, run.value("label", ""), {}, rate});
+      cases.push_back({run_name, "", {}, rate});
       it = std::prev(cases.end());
     }
+    // The last repetition's label: a case that totals its rounds over its repetitions (the
+    // job's loader, decode/loader_cases) says the totals there.
+    it->label = run.value("label", "");
     it->values.push_back(run[rate->counter].get<double>() / rate->scale);
   }
   // Written by core/repetition_rounds: why each case stopped, and whether thread counts were

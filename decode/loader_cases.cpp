@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <map>
 #include <exception>
 #include <fstream>
 #include <memory>
@@ -89,12 +91,31 @@ namespace {
 // they lie; a generated corpus written to a folder of the case's); each iteration a round of
 // samples, timed by the interpreter's own clock around them (wall time: with torch's default
 // threads the training process's loader spends some of it in torch's pool).
+// Everything one case's rounds measured, over all its repetitions: the budget weights each set's
+// mean time a sample by the dataset's files, so which images a round drew does not move it.
+struct JobTotals {
+  double wall = 0;  // the rounds' seconds, the DataLoader's sampler and collate included
+  int samples = 0;
+  std::map<std::string, LoaderInterpreter::SampleTimes> sets;
+  void add(const LoaderInterpreter::Round& round) {
+    wall += round.seconds;
+    samples += round.samples;
+    for (const auto& [name, times] : round.sets) {
+      auto& total = sets[name];
+      total.count += times.count;
+      total.seconds += times.seconds;
+      total.squares += times.squares;
+    }
+  }
+};
+
 struct InterpreterCase {
   std::string python;  // "" when --python is none or auto found none
   std::unique_ptr<TemporaryFolder> written;  // a generated corpus's files
   std::unique_ptr<LoaderInterpreter> process;
   int round_samples = 0;  // samples a round: the loader's batch, fewer for large images
   std::string error;      // why it could not start; the case skips with it
+  std::map<int, JobTotals> totals;  // by torch threads (1, 0 for the default)
 };
 InterpreterCase& interpreter_case() {
   static InterpreterCase c;
@@ -129,7 +150,25 @@ int round_samples(const JpegCorpus& corpus, int batch) {
 void start_interpreter(InterpreterCase& c, const LoaderCaseConfig& config) {
   if (!config.corpus || config.corpus->images.empty()) throw RunError("the loader's interpreter: the probe has no images");
   c.round_samples = round_samples(*config.corpus, config.batch);
-  c.process = std::make_unique<LoaderInterpreter>(c.python, config.transform, c.round_samples, corpus_files(*config.corpus, c));
+  std::vector<std::string> sets;
+  for (const JpegImage& image : config.corpus->images) sets.push_back(image.header.set_name());
+  c.process = std::make_unique<LoaderInterpreter>(c.python, config.transform, c.round_samples, corpus_files(*config.corpus, c),
+                                                  60, sets);
+}
+
+// Each set's mean and standard deviation of a sample's seconds (ms) and its count, and the
+// DataLoader's own time a sample beyond them (its sampler and collate), over all the rounds.
+void label_job_times(std::map<std::string, std::string>& label, const JobTotals& totals) {
+  double in_sets = 0;
+  for (const auto& [name, t] : totals.sets) {
+    const double mean = t.seconds / t.count;
+    const double variance = t.count > 1 ? std::max(0.0, (t.squares - t.count * mean * mean) / (t.count - 1)) : 0;
+    label["job_ms_" + name] = std::to_string(mean * 1e3);
+    label["job_sd_ms_" + name] = std::to_string(std::sqrt(variance) * 1e3);
+    label["job_n_" + name] = std::to_string(t.count);
+    in_sets += t.seconds;
+  }
+  if (totals.samples > 0) label["job_other_ms"] = std::to_string(std::max(0.0, totals.wall - in_sets) / totals.samples * 1e3);
 }
 
 // torch_threads 1: as a DataLoader worker runs (it sets one); 0: torch's default, as the training
@@ -156,6 +195,7 @@ void run_interpreter_case(benchmark::State& state, const LoaderCaseConfig& confi
       const LoaderInterpreter::Round round = c.process->run(c.round_samples, torch_threads);
       state.SetIterationTime(round.seconds);
       samples += round.samples;
+      c.totals[torch_threads].add(round);
     }
   } catch (const std::exception& error) {
     state.SkipWithError(error.what());
@@ -178,6 +218,7 @@ void run_interpreter_case(benchmark::State& state, const LoaderCaseConfig& confi
   label["torch_threads"] = torch_threads == 1 ? "1" : "default";
   label["python"] = c.process->python();
   label["versions"] = c.process->versions();
+  label_job_times(label, c.totals[torch_threads]);
   state.SetLabel(encode_label(label));
 }
 
@@ -199,6 +240,7 @@ void register_interpreter_case(const LoaderCaseConfig& config, const std::string
 void release_interpreter_case() {
   interpreter_case().process.reset();
   interpreter_case().written.reset();
+  interpreter_case().totals.clear();
 }
 
 }  // namespace pipecheck

@@ -22,12 +22,14 @@ namespace pipecheck {
 
 namespace {
 
-// argv: list crop tensor batch width height resize_side. Reads the image files named one per
-// line in `list`, builds the workload's transform at the train size, then answers each line N on
-// stdin "N T" with "wall_seconds cpu_seconds samples" for at least N samples through
+// argv: list crop tensor batch width height resize_side. Reads "set<TAB>path" lines from `list`,
+// builds the workload's transform at the train size, then answers each line "N T" on stdin with
+// "wall_seconds cpu_seconds samples" and, for each image set met, " set:count:sum:sum_of_squares"
+// of its samples' seconds in __getitem__ (load + transform), for at least N samples through
 // DataLoader(num_workers=0) over those files, each loaded as ImageFolder loads it (torchvision's
 // default_loader: pil_loader), with T torch threads (0: torch's default, as a training process
-// runs; a DataLoader worker sets 1).
+// runs; a DataLoader worker sets 1). The per-set times let the budget weight each set by the
+// dataset's files, as it weights the probe's own cases, whichever images a round happened to draw.
 constexpr const char* kScript = R"PY(
 import sys, time
 listing, crop, tensor, batch = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -37,7 +39,9 @@ from torchvision import transforms as T
 from torchvision.datasets.folder import default_loader
 default_threads = torch.get_num_threads()
 with open(listing) as f:
-    paths = [line.rstrip("\n") for line in f if line.strip()]
+    entries = [line.rstrip("\n").split("\t", 1) for line in f if line.strip()]
+sets, paths = [e[0] for e in entries], [e[1] for e in entries]
+timed = []  # (set, seconds) of each sample loaded since the round began
 size = (height, width)
 if crop == "random-resized":
     steps = [T.RandomResizedCrop(size), T.RandomHorizontalFlip()]
@@ -56,7 +60,10 @@ class Files(torch.utils.data.Dataset):
     def __len__(self):
         return len(self.paths)
     def __getitem__(self, index):
-        return self.transform(default_loader(self.paths[index])), 0
+        start = time.perf_counter()
+        sample = self.transform(default_loader(self.paths[index]))
+        timed.append((sets[index], time.perf_counter() - start))
+        return sample, 0
 loader = torch.utils.data.DataLoader(Files(paths, T.Compose(steps)), batch_size=batch, shuffle=True, num_workers=0)
 def batches():
     while True:
@@ -73,10 +80,19 @@ print("ready python3 %s, torch %s, torchvision %s" % (sys.version.split()[0], to
 for line in sys.stdin:
     wanted, threads = map(int, line.split())
     torch.set_num_threads(threads or default_threads)
+    del timed[:]
     seen, start, cpu = 0, time.perf_counter(), time.thread_time()
     while seen < wanted:
         seen += next(it)
-    print("%.9f %.9f %d" % (time.perf_counter() - start, time.thread_time() - cpu, seen), flush=True)
+    wall, cpu = time.perf_counter() - start, time.thread_time() - cpu
+    by_set = {}
+    for name, seconds in timed:
+        totals = by_set.setdefault(name, [0, 0.0, 0.0])
+        totals[0] += 1
+        totals[1] += seconds
+        totals[2] += seconds * seconds
+    print("%.9f %.9f %d" % (wall, cpu, seen) +
+          "".join(" %s:%d:%.9f:%.12f" % (name, t[0], t[1], t[2]) for name, t in sorted(by_set.items())), flush=True)
 )PY";
 
 bool executable_file(const std::string& path) {
@@ -121,6 +137,27 @@ std::string last_line_of(const std::filesystem::path& path) {
   return last;
 }
 
+// The " set:count:sum:sum_of_squares" fields after the round's three numbers: every sample of the
+// round in exactly one set, no time negative or longer than the round.
+bool read_set_times(std::istringstream& in, LoaderInterpreter::Round& round) {
+  int counted = 0;
+  for (std::string field; in >> field;) {
+    const auto a = field.find(':'), b = field.find(':', a + 1), c = field.find(':', b + 1);
+    if (a == std::string::npos || a == 0 || b == std::string::npos || c == std::string::npos) return false;
+    LoaderInterpreter::SampleTimes times;
+    char* end = nullptr;
+    times.count = static_cast<int>(std::strtol(field.c_str() + a + 1, &end, 10));
+    if (end != field.c_str() + b) return false;
+    times.seconds = std::strtod(field.c_str() + b + 1, &end);
+    if (end != field.c_str() + c) return false;
+    times.squares = std::strtod(field.c_str() + c + 1, &end);
+    if (*end != '\0' || times.count <= 0 || times.seconds < 0 || times.seconds > round.seconds || times.squares < 0) return false;
+    if (!round.sets.emplace(field.substr(0, a), times).second) return false;
+    counted += times.count;
+  }
+  return counted == round.samples;
+}
+
 }  // namespace
 
 std::string choose_loader_python(const std::string& wanted) {
@@ -134,13 +171,17 @@ std::string choose_loader_python(const std::string& wanted) {
 }
 
 LoaderInterpreter::LoaderInterpreter(const std::string& python, const LoaderTransform& transform, int batch,
-                                     const std::vector<std::filesystem::path>& files, double timeout_seconds)
+                                     const std::vector<std::filesystem::path>& files, double timeout_seconds,
+                                     const std::vector<std::string>& sets)
     : python_(python), folder_("pipecheck-interpreter-"), timeout_seconds_(timeout_seconds) {
   if (files.empty()) throw RunError("the loader's interpreter: no image files to load");
+  if (!sets.empty() && sets.size() != files.size()) throw RunError("the loader's interpreter: a set for every file, or none");
   const std::filesystem::path listing = folder_.path() / "files";
   {
     std::ofstream out(listing);
-    for (const auto& file : files) out << std::filesystem::absolute(file).string() << "\n";
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      out << (sets.empty() ? std::string("all") : sets[i]) << "\t" << std::filesystem::absolute(files[i]).string() << "\n";
+    }
     if (!out) throw RunError(errno_message("write", listing.string(), errno));
   }
   int down[2], up[2];
@@ -225,8 +266,9 @@ LoaderInterpreter::Round LoaderInterpreter::run(int samples, int torch_threads) 
   const std::string answer = read_line(timeout_seconds_);
   Round round;
   std::istringstream in(answer);
-  if (!(in >> round.seconds >> round.cpu_seconds >> round.samples) || round.samples < samples || round.seconds <= 0 ||
-      round.cpu_seconds < 0) {
+  const bool read = (in >> round.seconds >> round.cpu_seconds >> round.samples) && round.samples >= samples &&
+                    round.seconds > 0 && round.cpu_seconds >= 0 && read_set_times(in, round);
+  if (!read) {
     const std::string why = last_line_of(folder_.path() / "stderr");
     throw RunError(python_ + ": the loader's interpreter answered '" + answer + "'" + (why.empty() ? "" : ": " + why));
   }

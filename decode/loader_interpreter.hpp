@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,19 +36,30 @@ class LoaderInterpreter {
   // Starts `python` on the JPEG `files` (read in a shuffled order, batches of `batch`); throws
   // RunError naming it and its last line of stderr when it cannot import torch and torchvision,
   // load the files or does not answer within `timeout_seconds`.
+  // `sets` names each file's image set ("baseline", "progressive", "cmyk"); empty: all "all".
   LoaderInterpreter(const std::string& python, const LoaderTransform& transform, int batch,
-                    const std::vector<std::filesystem::path>& files, double timeout_seconds = 60);
+                    const std::vector<std::filesystem::path>& files, double timeout_seconds = 60,
+                    const std::vector<std::string>& sets = {});
   ~LoaderInterpreter();
   LoaderInterpreter(const LoaderInterpreter&) = delete;
   LoaderInterpreter& operator=(const LoaderInterpreter&) = delete;
 
+  // One set's samples in a round: how many, and the sum and sum of squares of their seconds in
+  // __getitem__ (load + transform; the DataLoader's sampler and collate are outside them).
+  struct SampleTimes {
+    int count = 0;
+    double seconds = 0;
+    double squares = 0;
+  };
   // Runs at least `samples` samples (whole batches) through the loader with `torch_threads` torch
-  // threads (0: torch's default): the seconds they took, the main thread's CPU seconds and the
-  // samples run. Throws RunError when the process dies or answers nonsense.
+  // threads (0: torch's default): the seconds they took, the main thread's CPU seconds, the
+  // samples run and each set's sample times. Throws RunError when the process dies or answers
+  // nonsense (sets whose counts do not add up to the samples included).
   struct Round {
     double seconds = 0;
     double cpu_seconds = 0;
     int samples = 0;
+    std::map<std::string, SampleTimes> sets;
   };
   Round run(int samples, int torch_threads);
   // "python3 3.11.2, torch 1.13.0a0, torchvision 0.14.1a0"

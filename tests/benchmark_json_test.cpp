@@ -47,6 +47,18 @@ TEST(ParseBenchmarkJson, MedianOfRepetitions) {
   EXPECT_DOUBLE_EQ(parsed.measurements[0].stats.max, 3.0);
 }
 
+// A case that totals its rounds over its repetitions says the totals in its last label
+// (decode/loader_cases: the job's loader): the measurement keeps that one.
+TEST(ParseBenchmarkJson, TheLastRepetitionsLabelIsKept) {
+  const std::string text = R"({"context": {}, "benchmarks": [
+    {"name": "x/a", "run_name": "x/a", "run_type": "iteration", "bytes_per_second": 3e9, "label": "samples=10"},
+    {"name": "x/a", "run_name": "x/a", "run_type": "iteration", "bytes_per_second": 1e9, "label": "samples=20"},
+    {"name": "x/a", "run_name": "x/a", "run_type": "iteration", "bytes_per_second": 2e9, "label": "samples=30"}]})";
+  const auto parsed = parse_benchmark_json(text, "x");
+  ASSERT_EQ(parsed.measurements.size(), 1u);
+  EXPECT_EQ(parsed.measurements[0].params.at("samples"), "30");
+}
+
 TEST(ParseBenchmarkJson, ErrorCasesAreKeptApart) {
   const std::string text = R"({"benchmarks": [
     {"name": "x/bad", "run_type": "iteration", "error_occurred": true,

@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "core/figure_text.hpp"
+
 #include "tests/measurement_records.hpp"
 
 namespace pipecheck {
@@ -207,24 +211,81 @@ TEST(BudgetDecode, TheJobsOwnLoaderTakesThePlaceOfTheProbesPath) {
   EXPECT_NEAR(*none.plain, 32 / (32 * 0.004 + 0.005), 1e-9);
   EXPECT_TRUE(contains(none.derivation, "batch 32 x (4.00 ms (the job's own loader, " + versions +
                                             ", on the probe's images, torch's default threads as the training process runs it: "
-                                            "4.00 ms a sample; the probe's path 6.00 ms)) + 5.00 ms step"))
+                                            "4.00 ms a sample)) + 5.00 ms step"))
       << none.derivation;
   const DecodeMix one = decode_mix(pointers(ms), parse_workload("workers=1"));
   ASSERT_TRUE(one.plain);
   EXPECT_NEAR(*one.plain, 1 / (0.005 + 1 / 4000.0), 1e-9);
   EXPECT_TRUE(contains(one.derivation, "1 worker / (5.00 ms (the job's own loader, " + versions +
-                                           ", on the probe's images, as a worker: 5.00 ms a sample; the probe's path 6.00 ms) a sample"))
+                                           ", on the probe's images, as a worker: 5.00 ms a sample) a sample"))
       << one.derivation;
   const DecodeMix two = decode_mix(pointers(ms), parse_workload("workers=2"));
   ASSERT_TRUE(two.plain);
   const double worker = 0.005 * (2 / rate2) * path1;  // 5 ms x 1.05
   EXPECT_NEAR(*two.plain, 2 / (worker + 1 / 4000.0 + 20e-6), 1e-9);
-  EXPECT_TRUE(contains(two.derivation, "x 1.05 as the probe's path at 2 threads against 1 (6.32 ms / 6.00 ms)")) << two.derivation;
+  EXPECT_TRUE(contains(two.derivation, "5.00 ms a sample x 1.05 (the probe's path at 2 threads against 1: 1.05 (the ratio of its medians))"))
+      << two.derivation;
   // DCT scaling: the baseline's 1-thread loader_dct at 400 against 200 (the progressive set has no
   // DCT case: its loader rate), the job's 5 ms scaled by that mixed path against the plain one.
   const double dct1 = 50 / (40 / 400.0 + 10 / 100.0);
   ASSERT_TRUE(one.dct);
   EXPECT_NEAR(*one.dct, 1 / (0.005 * path1 / dct1 + 1 / 4000.0), 1e-9);
+}
+
+// The probe's per-set times of the job's loader: each set's mean weighted by the dataset's files
+// (40 baseline, 10 progressive), at the fast end of its interval; the training process adds its
+// DataLoader's collate, a worker the hand-over instead.
+std::vector<Measurement> with_job_sets() {
+  auto ms = loader_decode(false);
+  const std::map<std::string, std::string> sets = {{"job_ms_baseline", "4"},    {"job_sd_ms_baseline", "1"},
+                                                    {"job_n_baseline", "400"},   {"job_ms_progressive", "10"},
+                                                    {"job_sd_ms_progressive", "2"}, {"job_n_progressive", "40"},
+                                                    {"job_other_ms", "0.25"},    {"path", "job"}, {"threads", "1"}};
+  for (const char* op : {"interpreter", "interpreter_main"}) {
+    auto params = sets;
+    params["op"] = op;
+    ms.push_back(testing::measure(std::string("decode/") + op, "decode", 999, "images/s", params));
+  }
+  return ms;
+}
+
+// Repetitions of the 1- and 2-thread loader cases as taken side by side.
+void set_repetitions(std::vector<Measurement>& ms, const std::vector<double>& one, const std::vector<double>& two) {
+  for (Measurement& m : ms) {
+    if (param_or_empty(m.params, "op") != "loader") continue;
+    const double scale = param_or_empty(m.params, "set") == "progressive" ? 0.5 : 1;
+    m.repetitions.clear();
+    for (double r : param_or_empty(m.params, "threads") == "1" ? one : two) m.repetitions.push_back(r * scale);
+    m.interleaved = true;
+  }
+}
+
+TEST(BudgetDecode, TheJobsLoaderWeighsItsSetsByTheDatasetsFiles) {
+  auto ms = with_job_sets();
+  const double fast = 5.2e-3 - 1.96 * std::sqrt(0.64 / 400 + 0.04 * 4 / 40) * 1e-3;  // job_loader_time_test
+  const DecodeMix none = decode_mix(pointers(ms), parse_workload("workers=0,batch=32,step_ms=5"));
+  ASSERT_TRUE(none.plain);
+  EXPECT_NEAR(*none.plain, 32 / (32 * (fast + 0.25e-3) + 0.005), 1e-6);
+  EXPECT_TRUE(contains(none.derivation, "baseline 4.00 ms x 80.0%, progressive 10.0 ms x 20.0% = 5.20 ms a sample, the fast end of its "
+                                        "95% interval 5.05 ms (440 samples) + its DataLoader's collate 0.25 ms; 5.30 ms a sample"))
+      << none.derivation;
+  const DecodeMix one = decode_mix(pointers(ms), parse_workload("workers=1"));
+  ASSERT_TRUE(one.plain);
+  EXPECT_NEAR(*one.plain, 1 / (fast + 1 / 4000.0), 1e-6);
+  // Two workers: the 1- and 2-thread pairs straddle 1 (1.05, 0.95, ...): the workers are not slowed.
+  set_repetitions(ms, {200, 200, 200, 200, 200, 200, 200}, {380, 420, 390, 410, 400, 385, 415});
+  const DecodeMix two = decode_mix(pointers(ms), parse_workload("workers=2"));
+  ASSERT_TRUE(two.plain);
+  EXPECT_NEAR(*two.plain, 2 / (fast + 1 / 4000.0 + 20e-6), 1e-6);
+  EXPECT_TRUE(contains(two.derivation, "x 1 (the probe's path at 2 threads against 1: ")) << two.derivation;
+  EXPECT_TRUE(contains(two.derivation, "(14 pairs), within its noise of 1)")) << two.derivation;
+  // Pairs all above 1 (1.25 to 1.33): slowed, by the interval's end nearest 1.
+  set_repetitions(ms, {200, 200, 200, 200, 200, 200, 200}, {320, 300, 310, 305, 315, 300, 310});
+  const DecodeMix slowed = decode_mix(pointers(ms), parse_workload("workers=2"));
+  ASSERT_TRUE(slowed.plain);
+  EXPECT_LT(*slowed.plain, 2 / (fast * 1.25 + 1 / 4000.0 + 20e-6) + 1e-9);
+  EXPECT_GT(*slowed.plain, 2 / (fast * 1.34 + 1 / 4000.0 + 20e-6));
+  EXPECT_TRUE(contains(slowed.derivation, "its end nearest 1)")) << slowed.derivation;
 }
 
 // Where a loader_dct case shows decodes that shrink, the DCT figure is offered; a set without

@@ -121,5 +121,64 @@ TEST(LoaderInterpreter, APythonThatCannotRunTheLoaderIsNamed) {
   std::filesystem::remove(fake);
 }
 
+// Each file's set goes to the python; each round says every set's samples and their seconds.
+TEST(LoaderInterpreter, EachRoundSaysEachSetsSampleTimes) {
+  if (!debian_torchvision()) GTEST_SKIP() << "no /usr/bin/python3 with torch and torchvision";
+  TemporaryFolder folder("pipecheck-interpreter-test-");
+  const auto files = write_jpegs(folder.path(), 6, 320, 240);
+  LoaderTransform transform;
+  transform.width = 64;
+  transform.height = 48;
+  LoaderInterpreter python(kDebianPython, transform, 6, files, 60,
+                           {"baseline", "progressive", "baseline", "progressive", "baseline", "cmyk"});
+  const LoaderInterpreter::Round round = python.run(12, 1);  // two epochs of the 6 files: every set met
+  ASSERT_EQ(round.sets.size(), 3u);
+  EXPECT_EQ(round.sets.at("baseline").count, round.samples / 2);
+  EXPECT_EQ(round.sets.at("progressive").count, round.samples / 3);
+  EXPECT_EQ(round.sets.at("cmyk").count, round.samples / 6);
+  double in_sets = 0;
+  for (const auto& [set, times] : round.sets) {
+    EXPECT_GT(times.seconds, 0) << set;
+    EXPECT_GE(times.squares * times.count, times.seconds * times.seconds * 0.999) << set;  // Cauchy-Schwarz
+    in_sets += times.seconds;
+  }
+  EXPECT_LE(in_sets, round.seconds);  // __getitem__ is inside the round, the collate outside it
+  EXPECT_GT(in_sets, round.seconds * 0.5);
+  EXPECT_THROW(LoaderInterpreter(kDebianPython, transform, 1, files, 60, {"baseline"}), RunError);  // a set for every file
+}
+
+// An answer whose sets do not add up to its samples, or whose times are no numbers, is refused.
+TEST(LoaderInterpreter, AnAnswerWhoseSetsDoNotAddUpIsRefused) {
+  const std::filesystem::path fake = std::filesystem::temp_directory_path() / ("pipecheck-fake-python-" + std::to_string(getpid()));
+  LoaderTransform transform;
+  for (const std::string answer : {"0.1 0.05 4 baseline:3:0.05:0.001", "0.1 0.05 4 baseline:4:0.2:0.01",
+                                   "0.1 0.05 4 baseline:4:x:0.01", "0.1 0.05 4 baseline:2:0.02:0.001 baseline:2:0.02:0.001",
+                                   "0.1 0.05 4"}) {
+    {
+      std::ofstream out(fake);
+      out << "#!/bin/sh\necho 'ready python3 3.11.2, torch 1, torchvision 1'\nread line\necho '" << answer << "'\nread line\n";
+    }
+    std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+    LoaderInterpreter python(fake.string(), transform, 4, {fake}, 10);
+    try {
+      python.run(4, 1);
+      ADD_FAILURE() << "accepted: " << answer;
+    } catch (const RunError& error) {
+      EXPECT_NE(std::string(error.what()).find("answered '" + answer + "'"), std::string::npos) << error.what();
+    }
+  }
+  // The same answer with its sets adding up is taken.
+  {
+    std::ofstream out(fake);
+    out << "#!/bin/sh\necho 'ready python3 3.11.2, torch 1, torchvision 1'\nread line\n"
+           "echo '0.1 0.05 4 baseline:3:0.06:0.0013 cmyk:1:0.02:0.0004'\nread line\n";
+  }
+  LoaderInterpreter python(fake.string(), transform, 4, {fake}, 10);
+  const LoaderInterpreter::Round round = python.run(4, 1);
+  EXPECT_EQ(round.sets.at("baseline").count, 3);
+  EXPECT_DOUBLE_EQ(round.sets.at("cmyk").seconds, 0.02);
+  std::filesystem::remove(fake);
+}
+
 }  // namespace
 }  // namespace pipecheck

@@ -4,24 +4,25 @@
 # num_workers=W, shuffle=True; batch 32, 8 on the large photos so a measurement holds several
 # batches), each step simulated by a 5 ms sleep; at W = 0, 1, 2 on
 # two datasets (small ImageNet-like files, large photos), interleaved round by round with
-# `pipecheck run --only decode --images DS` and its budget at the same workload. Prints samples/s,
+# `pipecheck run --only decode --images DS` and its budget at the same workload: the DataLoader
+# runs before and after pipecheck in each round, and its figure is the mean of the two. Prints samples/s,
 # median [min, max] of the rounds, the load, the ratio of the two medians and the median of the
 # rounds' ratios budget / DataLoader (done when within 1.00 .. 1.15: the budget is an upper bound
 # that holds close).
 #
 # usage: scripts/compare/compare-torchvision.sh [--small DIR | --make-small N] [--large DIR | --make-large N]
-#            [--rounds 5] [--seconds 12] [--workers "0 1 2"] [--bin build/bin] [--keep]
+#            [--rounds 5] [--seconds 8] [--workers "0 1 2"] [--bin build/bin] [--keep]
 #   --small DIR, --large DIR   the datasets (class folders of JPEGs, as ImageFolder reads them)
 #   --make-small N             instead: N ImageNet-like JPEGs of 300-900 px (make-image-sets.py)
 #   --make-large N             instead: N photos of 3840x2400, one in five progressive, each
 #                              linked under 8 names (an epoch of many batches keeps 2 workers busy)
 #   --seconds S                each DataLoader measurement times batches for at least S s (twice
-#                              that on the large photos)
+#                              that on the large photos), before and after pipecheck's run
 # Needs Debian's /usr/bin/python3 with python3-torch, python3-torchvision, python3-pil and
 # python3-numpy (scripts/install-deps.sh --with-compare-tools; never pip).
 set -euo pipefail
 
-small="" large="" make_small=2000 make_large=20 rounds=5 seconds=12 workers="0 1 2" bin="" keep=0
+small="" large="" make_small=2000 make_large=20 rounds=5 seconds=8 workers="0 1 2" bin="" keep=0
 train=224 step_ms=5
 declare -A batch=([small]=32 [large]=8) scale=([small]=1 [large]=2)
 while [[ $# -gt 0 ]]; do
@@ -87,6 +88,11 @@ while True:
                 sys.exit(0)
 PY
 
+# The DataLoader's samples/s on a set at W workers.
+dataloader() {  # folder workers set
+  "$python" "$work/dataloader.py" "$1" "$2" "$((seconds * ${scale[$3]}))" "$train" "${batch[$3]}" "$step_ms"
+}
+
 # The budget's decode stage (samples/s) at W workers from a run folder.
 budget_at() {  # folder workers batch
   local status=0
@@ -113,9 +119,8 @@ declare -A values
 for ((r = 1; r <= rounds; r++)); do  # interleaved: drift in the machine's load hits both alike
   for set in small large; do
     folder=${!set}
-    for w in $workers; do
-      values["loader/$set/$w"]+=" $("$python" "$work/dataloader.py" "$folder" "$w" "$((seconds * ${scale[$set]}))" "$train" "${batch[$set]}" "$step_ms")"
-    done
+    declare -A before=()
+    for w in $workers; do before[$w]=$(dataloader "$folder" "$w" "$set"); done
     # Each round its own --out: a round never reads another round's run folder.
     status=0
     "$bin/pipecheck" run --only decode --images "$folder" \
@@ -126,6 +131,12 @@ for ((r = 1; r <= rounds; r++)); do  # interleaved: drift in the machine's load 
     fi
     run_folder=$(ls -d "$work/runs-$set-$r"/*/ 2>/dev/null | head -1)
     [[ -n "$run_folder" ]] || { echo "compare-torchvision.sh: round $r $set: pipecheck run wrote no run folder" >&2; exit 3; }
+    # The DataLoader again after pipecheck's run: its figure is the mean of the two, so the
+    # machine's drift over the round (10-20% within minutes on a shared VM) falls on both alike.
+    for w in $workers; do
+      after=$(dataloader "$folder" "$w" "$set")
+      values["loader/$set/$w"]+=" $("$python" -c "print('%.3f' % ((${before[$w]} + $after) / 2))")"
+    done
     line="round $r $set:"
     for w in $workers; do
       figure=$(budget_at "$run_folder" "$w" "${batch[$set]}")  # a failed report stops the script here (set -e)
