@@ -36,6 +36,22 @@ std::string plain_number(double value) {
   return text;
 }
 
+std::string bytes_label(double bytes) {
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (std::fabs(bytes) >= 1024 && unit < 4) {
+    bytes /= 1024;
+    ++unit;
+  }
+  char buffer[32];
+  if (std::fabs(bytes - std::round(bytes)) < 1e-9) {
+    std::snprintf(buffer, sizeof buffer, "%.0f %s", bytes, kUnits[unit]);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.3g %s", bytes, kUnits[unit]);
+  }
+  return buffer;
+}
+
 std::string percent_text(double percent) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f%%", percent);

@@ -17,6 +17,8 @@ std::string ratio_text(double ratio);
 std::string plain_number(double value);
 // A PCIe link speed as sysfs writes it: "2.5", "16", "32".
 inline std::string gts_text(double gts) { return plain_number(gts); }
+// "4 KiB", "256 MiB", "1.5 KiB": a byte count in binary units (an axis label, a verdict).
+std::string bytes_label(double bytes);
 // A percentage with one decimal: "85.4%".
 std::string percent_text(double percent);
 // A param of a measurement, "" when absent.

@@ -2,6 +2,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/figure_text.hpp"
 #include "inventory/software_stack.hpp"
 #include "render/html_parts.hpp"
 #include "render/svg_chart.hpp"

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/figure_text.hpp"
 #include "render/escape.hpp"
 #include "render/svg_text.hpp"
 
@@ -88,22 +89,6 @@ double nice_step(double span, int count) {
 }
 
 }  // namespace
-
-std::string bytes_label(double bytes) {
-  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int unit = 0;
-  while (std::fabs(bytes) >= 1024 && unit < 4) {
-    bytes /= 1024;
-    ++unit;
-  }
-  char buffer[32];
-  if (std::fabs(bytes - std::round(bytes)) < 1e-9) {
-    std::snprintf(buffer, sizeof buffer, "%.0f %s", bytes, kUnits[unit]);
-  } else {
-    std::snprintf(buffer, sizeof buffer, "%.3g %s", bytes, kUnits[unit]);
-  }
-  return buffer;
-}
 
 std::string render_bar_chart(const BarChart& chart) {
   // Labels right-aligned left of the bars, notes right of them; both wrap within their room.

@@ -69,7 +69,4 @@ struct LineChart {
 std::string render_bar_chart(const BarChart& chart);
 std::string render_line_chart(const LineChart& chart);
 
-// "4 KiB", "256 MiB", "1 GiB": the axis label of a byte count.
-std::string bytes_label(double bytes);
-
 }  // namespace pipecheck

@@ -67,10 +67,7 @@ TEST(RenderHtml, NoTelemetrySectionWithoutCsv) {
   EXPECT_EQ(html.find("<section id=\"telemetry\">"), std::string::npos);
 }
 
-TEST(RenderSvgChart, BytesLabelsAndEmptyChartsStayWellFormed) {
-  EXPECT_EQ(bytes_label(4096), "4 KiB");
-  EXPECT_EQ(bytes_label(268435456), "256 MiB");
-  EXPECT_EQ(bytes_label(1536), "1.5 KiB");
+TEST(RenderSvgChart, EmptyChartsStayWellFormed) {
   const std::string empty = render_line_chart(LineChart{});
   EXPECT_EQ(empty.find("nan"), std::string::npos);
   EXPECT_EQ(empty.find("inf"), std::string::npos);

@@ -39,7 +39,6 @@
 
 #include "core/figure_text.hpp"
 #include "core/stage_names.hpp"
-#include "render/svg_chart.hpp"
 
 namespace pipecheck {
 
