@@ -47,6 +47,24 @@ bool send_fd(int socket, int fd, long index) {
   return sendmsg(socket, &msg, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof index);
 }
 
+// One message and the descriptor it carries (-1 where it carries none): the batch messages
+// and the worker's totals are read the same way.
+ssize_t receive_with_fd(int socket, void* data, std::size_t size, int& fd) {
+  iovec iov{data, size};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  const ssize_t got = recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+  fd = -1;
+  if (const cmsghdr* cmsg = CMSG_FIRSTHDR(&msg); got >= 0 && cmsg != nullptr && cmsg->cmsg_type == SCM_RIGHTS) {
+    std::memcpy(&fd, CMSG_DATA(cmsg), sizeof fd);
+  }
+  return got;
+}
+
 // The worker: one batch per credit the training process grants, until a zero credit.
 [[noreturn]] void worker_main(int socket, const HandoverOptions& o, const std::vector<unsigned char>& sample) {
   const std::size_t bytes = o.sample_bytes * static_cast<std::size_t>(o.batch);
@@ -118,20 +136,14 @@ BatchHandover::~BatchHandover() {
 
 std::string BatchHandover::receive() {
   long index = -1;
-  iovec iov{&index, sizeof index};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  const ssize_t got = recvmsg(socket_, &msg, MSG_CMSG_CLOEXEC);
-  const cmsghdr* cmsg = CMSG_FIRSTHDR(&msg);
-  if (got != static_cast<ssize_t>(sizeof index) || cmsg == nullptr || cmsg->cmsg_type != SCM_RIGHTS) {
+  int fd = -1;
+  const ssize_t got = receive_with_fd(socket_, &index, sizeof index, fd);
+  if (got != static_cast<ssize_t>(sizeof index) || fd < 0) {
+    const int saved = errno;
+    if (fd >= 0) close(fd);
+    errno = saved;
     throw RunError(got < 0 ? errno_text("batch hand-over: recvmsg") : "batch hand-over: the worker process stopped");
   }
-  int fd = -1;
-  std::memcpy(&fd, CMSG_DATA(cmsg), sizeof fd);
   const std::size_t bytes = options_.sample_bytes * static_cast<std::size_t>(options_.batch);
   std::string wrong;
   struct stat st {};
@@ -170,19 +182,9 @@ BatchHandover::WorkerTotals BatchHandover::stop() {
   // Batches made ahead are still queued (with their descriptors): drained, then the totals.
   for (;;) {
     Totals totals;
-    iovec iov{&totals, sizeof totals};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
-    const ssize_t got = recvmsg(socket_, &msg, MSG_CMSG_CLOEXEC);
-    if (const cmsghdr* cmsg = CMSG_FIRSTHDR(&msg); cmsg != nullptr && cmsg->cmsg_type == SCM_RIGHTS) {
-      int fd = -1;
-      std::memcpy(&fd, CMSG_DATA(cmsg), sizeof fd);
-      close(fd);
-    }
+    int fd = -1;
+    const ssize_t got = receive_with_fd(socket_, &totals, sizeof totals, fd);
+    if (fd >= 0) close(fd);
     if (got == static_cast<ssize_t>(sizeof totals)) {
       waitpid(child_, nullptr, 0);
       child_ = -1;
