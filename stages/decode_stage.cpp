@@ -23,9 +23,20 @@ std::string one_thread_key(const std::string& key) {
   return key.substr(0, at) + "threads:1" + (end == std::string::npos ? "" : key.substr(end));
 }
 
+// The loader's costs in one process (a batch's hand-over, the job's own python): no N-thread
+// sibling scales from them; the budget reads them as time a sample.
+bool is_loader_cost(const Measurement& m) {
+  const std::string op = param(m, "op");
+  return op == "handover" || op == "interpreter" || op == "interpreter_main";
+}
+
+constexpr const char* kLoaderCostWords =
+    "a cost a sample of the loader's path in one process, which the budget reads; no N-thread rate scales from it";
+
 // CPU decode has no hardware figure; an N-thread rate is held against N x the 1-thread rate
 // (perfect scaling), so the percentage is the scaling efficiency.
 CeilingResult decode_ceiling(const Measurement& m, const Inventory&, const Siblings& siblings) {
+  if (is_loader_cost(m)) return CeilingResult::unknown(std::string("no hardware ceiling: ") + kLoaderCostWords);
   const std::string threads_text = param(m, "threads");
   const int threads = threads_text.empty() ? 0 : std::atoi(threads_text.c_str());
   if (threads <= 1) {
@@ -43,6 +54,7 @@ CeilingResult decode_ceiling(const Measurement& m, const Inventory&, const Sibli
 }
 
 StageChecks decode_checks(const Measurement& m, const StageContext& context) {
+  if (is_loader_cost(m)) return not_judged(kLoaderCostWords);
   const int threads = int_param(m.params, "threads", 0);
   if (threads <= 1) return not_judged("the 1-thread rate is the reference the others scale from");
   const int cores = context.inventory.cpu.physical_cores.value_or(0);
@@ -121,7 +133,9 @@ decode.scaling_efficiency_min_percent = 60
       "\"scale_1_2\" etc. accepted), set (baseline|progressive|cmyk); loader ops: train_size, crop, tensor, "
       "usable_cpus; unit images/s. Ceiling: threads x the 1-thread rate (scaling efficiency). Op handover "
       "(samples/s; batch, sample_bytes, worker_us_per_sample, parent_us_per_sample). Op interpreter (samples "
-      "per second of the job's own python's CPU on 16x16 JPEGs; python, versions). "
+      "per second of the job's own DataLoader in its python over the probe's images, one torch thread; "
+      "interpreter_main: torch's default threads; python, versions, job_ms_<set>, job_sd_ms_<set>, job_n_<set>, "
+      "job_other_ms; older reports: 16x16 JPEGs). "
       "Also op nvjpeg (GPU decode: device, batch, backend; no threads).";
   return s;
 }

@@ -393,6 +393,32 @@ TEST(JudgeInvalid, DecodeAboveLinearScalingIsNotInvalid) {
   EXPECT_NE(judged.overall, Verdict::invalid);
 }
 
+// The hand-over and the job's own loader run in one process: they are not the 1-thread reference
+// of a scaling verdict, and the report says what they are.
+TEST(JudgeDecode, TheLoadersOneProcessCostsAreNotCalledAScalingReference) {
+  Inventory inventory;
+  inventory.cpu.physical_cores = 2;
+  Measurement handover = testing::measure("decode/handover/real_time", "decode", 1400, "images/s",
+                                          {{"threads", "1"}, {"op", "handover"}});
+  Measurement job = testing::measure("decode/interpreter/manual_time", "decode", 210, "images/s",
+                                     {{"threads", "1"}, {"op", "interpreter"}});
+  Measurement full = testing::measure("decode/full/threads:1", "decode", 400, "images/s", {{"threads", "1"}, {"op", "full"}});
+  Report report = report_of({handover, job, full}, "decode");
+  attach_ceilings(report, inventory);
+  const Judged judged = judge(report, inventory, default_profile(), std::nullopt);
+  ASSERT_EQ(judged.judgements.size(), 3u);
+  for (int i = 0; i < 2; ++i) {
+    const Judgement& j = judged.judgements[i];
+    EXPECT_EQ(j.verdict, Verdict::info) << j.subject;
+    EXPECT_TRUE(contains(j.explanation, "a cost a sample of the loader's path in one process")) << j.explanation;
+    EXPECT_FALSE(contains(j.explanation, "reference")) << j.explanation;
+    EXPECT_TRUE(contains(report.probes[0].measurements[i].ceiling.unknown_reason, "no hardware ceiling: a cost a sample"))
+        << report.probes[0].measurements[i].ceiling.unknown_reason;
+  }
+  EXPECT_TRUE(contains(judged.judgements[2].explanation, "the 1-thread rate is the per-core reference"))
+      << judged.judgements[2].explanation;
+}
+
 // The idle link reads 2.5 GT/s: copies above its 4 GB/s are the link training up, not invalid;
 // above the link's maximum they are.
 TEST(JudgeInvalid, PcieIsHeldAgainstTheLinksMaximum) {
